@@ -1,0 +1,58 @@
+"""Command line: `vireo` (or `python -m engine`) with no arguments speaks UCI.
+
+Each subcommand lives in its own module that defines
+    add_arguments(parser)  and  run(args) -> int (the exit status),
+and is imported only when used, so a broken or slow tool never delays the
+UCI loop that GUIs start.
+"""
+import argparse
+import importlib
+import sys
+
+# subcommand -> (module, one-line help)
+SUBCOMMANDS = {
+    "uci": ("engine.uci", "speak UCI on stdin/stdout (the default)"),
+    "perft": ("engine.perft_cli", "count leaf nodes of the move tree (move generator check)"),
+    "bench": ("engine.bench", "search a fixed list of positions; prints the node signature"),
+    "match": ("engine.match.cli", "play a match between UCI/xboard engines"),
+    "epd": ("engine.epd_cli", "run an EPD test suite (bm/am, c0 points)"),
+    "book": ("engine.book_cli", "build or inspect Polyglot opening books"),
+}
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog="vireo",
+        description="Vireo chess engine. Without a subcommand it speaks UCI on stdin/stdout.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module, help_text) in SUBCOMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.set_defaults(_module=module)
+        try:
+            importlib.import_module(module).add_arguments(p)
+        except ImportError as exc:  # a tool that is missing must not break the rest
+            p.set_defaults(_import_error=str(exc))
+    return parser
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv:
+        argv = ["uci"]
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        args = parser.parse_args(["uci"])
+    if getattr(args, "_import_error", None):
+        print(f"vireo {args.command}: unavailable ({args._import_error})", file=sys.stderr)
+        return 2
+    module = importlib.import_module(args._module)
+    try:
+        return int(module.run(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

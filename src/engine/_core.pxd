@@ -1,0 +1,58 @@
+# C types of the native core. Every hot structure is a plain C struct; the
+# only Python-visible types are the cdef classes of api.pxi.
+#
+# Numbering follows python-chess so that tests compare directly:
+#   squares A1=0 ... H8=63 (sq = 8*rank + file)
+#   piece types PAWN=1 ... KING=6
+# Colours are WHITE=0, BLACK=1 (array indices), and a piece code is
+# type + 8*colour (white pawn 1 ... white king 6, black pawn 9 ... black king 14;
+# 0 is an empty square).
+#
+# Move layout, 16 bits:
+#   bits  0-5   from square
+#   bits  6-11  to square (castling: the castling rook's square, king-takes-rook)
+#   bits 12-15  kind: 0 normal, 1..4 promotion to N, B, R, Q (piece = kind + 1),
+#               5 en passant, 6 castling
+# MOVE_NONE (0) and MOVE_NULL (from == to == 1, kind 0) are never legal moves.
+
+from libc.stdint cimport uint64_t, uint32_t, uint16_t, int16_t, int32_t, uint8_t, int8_t
+
+ctypedef uint64_t u64
+ctypedef uint16_t Move
+
+cdef enum:
+    MAX_MOVES = 256         # legal positions (<= 16 pieces a side) have at most 218
+    MAX_PLY = 128           # deepest search ply
+    MAX_STATES = 4096 + 2 * MAX_PLY   # game history plus search depth
+
+cdef struct StateInfo:
+    u64 key              # Polyglot Zobrist key of the position
+    u64 pawn_key         # Zobrist key of the pawns (and kings) alone
+    u64 checkers         # pieces giving check to the side to move
+    int32_t halfmove     # plies since the last capture or pawn move
+    int32_t plies_from_null  # plies since the last null move (bounds repetition scans)
+    uint8_t castle       # castling rights: bit 0 white short, 1 white long, 2 black short, 3 black long
+    uint8_t ep           # en-passant square, only when a pawn of the side to move attacks it; 64 = none
+    uint8_t captured     # piece code captured by the move that led here (0 = none)
+    Move move            # the move that led here (MOVE_NONE at the root of the game)
+
+cdef struct Pos:
+    u64 by_type[7]       # by piece type; by_type[0] = all occupied squares
+    u64 by_color[2]
+    uint8_t board[64]    # piece code on each square, 0 = empty
+    int side             # side to move
+    int fullmove         # FEN fullmove number
+    int chess960         # print castling as Chess960 (FEN letters, UCI king-takes-rook)
+    int castle_rook[4]   # rook square of each castling right (indexed like the castle bits)
+    u64 castle_path[4]   # squares that must be empty for that castling
+    u64 king_path[4]     # squares the king passes or lands on (must not be attacked)
+    uint8_t castle_mask[64]  # castle rights kept when a move touches this square
+    int32_t psq[2]       # incremental material + piece-square score (mg, eg), white's view
+    int32_t phase        # game phase from non-pawn material (24 = opening)
+    int sp               # index of the current StateInfo
+    StateInfo st[MAX_STATES]
+
+cdef struct MoveList:
+    int count
+    Move moves[MAX_MOVES]
+    int32_t scores[MAX_MOVES]

@@ -1,0 +1,177 @@
+"""One engine process, driven through python-chess's asyncio engine API.
+
+The player times each move itself and turns every way an engine can fail
+(illegal move, crash, disconnect, no answer, protocol error) into a named
+fault, so the game can be scored against the engine at fault instead of
+the runner crashing.
+"""
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Optional
+
+import chess
+import chess.engine
+
+from .spec import EngineSpec
+
+START_TIMEOUT = 30.0   # seconds an engine may take to start and finish its handshake
+QUIT_TIMEOUT = 2.0     # seconds granted to quit before the process is killed
+INFO = chess.engine.INFO_BASIC | chess.engine.INFO_SCORE
+
+# Fault kinds: each maps to a PGN Termination value in game.py.
+ILLEGAL, CRASH, TIMEOUT, PROTOCOL = "illegal move", "crash", "time forfeit", "protocol error"
+
+
+class EngineStartError(RuntimeError):
+    """An engine that cannot be started or configured."""
+
+
+class _Features(dict):
+    """xboard features, accepting engines that declare ``setboard=0``.
+
+    python-chess refuses such engines (Fairy-Max is one), although they can
+    play every game that starts from the standard position: the moves are then
+    sent as moves. We remember the engine's real answer and store 1 so the
+    handshake succeeds; the runner only gives these engines standard-start
+    games (see Player.can_set_up_positions).
+    """
+
+    real_setboard = True
+
+    def __setitem__(self, key, value):
+        if key == "setboard":
+            self.real_setboard = bool(value)
+            value = 1
+        super().__setitem__(key, value)
+
+
+class LenientXBoardProtocol(chess.engine.XBoardProtocol):
+    def __init__(self) -> None:
+        super().__init__()
+        self.features = _Features()
+
+
+@dataclass
+class Reply:
+    """What an engine answered to one `go`."""
+    move: Optional[chess.Move]
+    elapsed: float
+    info: dict = field(default_factory=dict)
+    resigned: bool = False
+    fault: Optional[str] = None   # one of the fault kinds above, None when all went well
+    detail: str = ""
+
+
+def _option_value(value: str):
+    # UCI check options want true/false; accept any capitalisation.
+    return value.lower() if value.lower() in ("true", "false") else value
+
+
+class Player:
+    def __init__(self, spec: EngineSpec):
+        self.spec = spec
+        self.transport = None
+        self.protocol: Optional[chess.engine.Protocol] = None
+
+    @property
+    def alive(self) -> bool:
+        return self.transport is not None and self.transport.get_returncode() is None
+
+    @property
+    def engine_name(self) -> Optional[str]:
+        return self.protocol.id.get("name") if self.protocol else None
+
+    @property
+    def can_set_up_positions(self) -> bool:
+        features = getattr(self.protocol, "features", None)
+        return not isinstance(features, _Features) or features.real_setboard
+
+    async def start(self) -> None:
+        protocol_class = chess.engine.UciProtocol if self.spec.protocol == "uci" else LenientXBoardProtocol
+        label = self.spec.label()
+        try:
+            # A separate process group keeps Ctrl-C away from the engines: the
+            # runner, not the terminal, decides when they stop.
+            self.transport, self.protocol = await protocol_class.popen(
+                self.spec.command, setpgrp=True, cwd=self.spec.workdir)
+        except OSError as exc:
+            raise EngineStartError(f"engine {label}: cannot run {' '.join(self.spec.command)!r}: {exc}") from None
+        try:
+            await asyncio.wait_for(self.protocol.initialize(), START_TIMEOUT)
+            options = {k: _option_value(v) for k, v in self.spec.options.items()}
+            if options:
+                await self.protocol.configure(options)
+            await asyncio.wait_for(self.protocol.ping(), START_TIMEOUT)
+        except asyncio.TimeoutError:
+            await self.stop()
+            raise EngineStartError(f"engine {label}: no answer to the {self.spec.protocol} handshake "
+                                   f"within {START_TIMEOUT:g} s (wrong proto=?)") from None
+        except chess.engine.EngineError as exc:
+            await self.stop()
+            raise EngineStartError(f"engine {label}: {exc}") from None
+
+    async def new_game(self, game_id: object) -> None:
+        """Tell a UCI engine a new game starts, before its clock runs.
+
+        python-chess would send ucinewgame inside the first timed `go`, so a
+        slow hash clear would count as thinking time; marking the game as
+        current keeps it from sending it twice.
+        """
+        if isinstance(self.protocol, chess.engine.UciProtocol):
+            self.protocol.send_line("ucinewgame")
+            self.protocol.game = game_id
+            self.protocol.first_game = False
+            await asyncio.wait_for(self.protocol.ping(), START_TIMEOUT)
+
+    async def play(self, board: chess.Board, limit: chess.engine.Limit, game_id: object,
+                   timeout: Optional[float]) -> Reply:
+        """Ask for a move; `timeout` (seconds) is when waiting becomes pointless."""
+        started = time.monotonic()
+        try:
+            result = await asyncio.wait_for(
+                self.protocol.play(board, limit, game=game_id, info=INFO), timeout)
+        except asyncio.TimeoutError:
+            # Still thinking when its time was long gone: the process is of no
+            # further use in this state, so it is replaced for the next game.
+            await self.stop()
+            return Reply(None, time.monotonic() - started, fault=TIMEOUT, detail="no move in time")
+        except chess.engine.EngineTerminatedError as exc:
+            await self.stop()
+            return Reply(None, time.monotonic() - started, fault=CRASH, detail=str(exc))
+        except chess.engine.EngineError as exc:
+            # python-chess reports moves it cannot parse or play as
+            # "illegal/invalid/ambiguous uci|san: ..."; anything else is a
+            # broken conversation. Either way a fresh process plays on.
+            await self.stop()
+            text = str(exc)
+            kind = ILLEGAL if any(w in text for w in ("illegal", "invalid", "ambiguous")) else PROTOCOL
+            return Reply(None, time.monotonic() - started, fault=kind, detail=text)
+        elapsed = time.monotonic() - started
+        move = result.move
+        if move is None:
+            if result.resigned:
+                return Reply(None, elapsed, result.info, resigned=True)
+            return Reply(None, elapsed, result.info, fault=ILLEGAL, detail="no move (null or result claim)")
+        if move not in board.legal_moves:  # python-chess checks too; cheap to be sure
+            return Reply(None, elapsed, result.info, fault=ILLEGAL, detail=f"illegal move {move.uci()}")
+        return Reply(move, elapsed, result.info)
+
+    async def stop(self) -> None:
+        """Quit politely, or kill after QUIT_TIMEOUT; safe to call twice."""
+        transport, protocol = self.transport, self.protocol
+        self.transport = self.protocol = None
+        if transport is None:
+            return
+        try:
+            if transport.get_returncode() is None:
+                await asyncio.wait_for(protocol.quit(), QUIT_TIMEOUT)
+        except (asyncio.TimeoutError, chess.engine.EngineError, OSError):
+            pass
+        finally:
+            if transport.get_returncode() is None:
+                try:
+                    transport.kill()
+                except ProcessLookupError:
+                    pass
+            transport.close()
