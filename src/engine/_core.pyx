@@ -8,7 +8,13 @@ include "position.pxi"    # Zobrist keys, make/unmake, attacks, draws
 include "movegen.pxi"     # legal move generation
 include "perft.pxi"       # perft with bulk counting
 include "fen.pxi"         # FEN in/out, UCI move text
+include "evaluate.pxi"    # tapered evaluation, incremental terms
+include "tt.pxi"          # transposition table
+include "movepick.pxi"    # staged move ordering, SEE
+include "search.pxi"      # iterative deepening, PVS, quiescence, pruning
 include "api.pxi"         # the Python-facing Position class
+include "search_api.pxi"  # the Python-facing Search class
 
 init_bitboards()
 init_zobrist()
+init_eval()               # before any position is built: psq is incremental

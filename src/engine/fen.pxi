@@ -148,7 +148,7 @@ cdef int parse_counter(str text, str name, int minimum) except -2:
         raise ValueError(f"{name} {text!r} is out of range")
     return max(value, minimum)
 
-cdef int set_fen(Pos *target, str fen, bint chess960) except -1:
+cdef int set_fen(Pos *target, object fen, bint chess960) except -1:
     """Parse and validate fen into target; raises ValueError and keeps target on error."""
     cdef Pos *pos = <Pos *>malloc(sizeof(Pos))
     if pos == NULL:

@@ -1,0 +1,1 @@
+# movepick: to be written

@@ -1,0 +1,1 @@
+# search_api: to be written
