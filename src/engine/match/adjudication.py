@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Dict, Optional, Sequence
 
 import chess
+import chess.engine
 import chess.syzygy
 
 MATE_CP = 100000  # mate scores count as huge centipawn values

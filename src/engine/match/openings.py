@@ -170,5 +170,9 @@ class OpeningSuite:
         number, line = self.entries[index]
         return _epd_opening(self.options.path, number, line)
 
+    def skip(self) -> None:
+        """Pass over the next opening without reading it (another shard plays it)."""
+        self.position += 1
+
     def take(self, count: int) -> List[Opening]:
         return [self.next() for _ in range(count)]

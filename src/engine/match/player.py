@@ -6,6 +6,7 @@ fault, so the game can be scored against the engine at fault instead of
 the runner crashing.
 """
 import asyncio
+import logging
 import time
 from dataclasses import dataclass, field
 from typing import Optional
@@ -21,6 +22,22 @@ INFO = chess.engine.INFO_BASIC | chess.engine.INFO_SCORE
 
 # Fault kinds: each maps to a PGN Termination value in game.py.
 ILLEGAL, CRASH, TIMEOUT, PROTOCOL = "illegal move", "crash", "time forfeit", "protocol error"
+
+
+class _DropChatter(logging.Filter):
+    """Hide python-chess's warning for every line it does not understand:
+    chatty xboard engines (Phalanx: "tellics whisper ...") would flood the
+    terminal. Real problems (engine stderr, timeouts) still get through."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("%s: Unexpected engine output")
+
+
+_CHATTER_FILTER = _DropChatter()
+
+
+def quiet_engine_chatter() -> None:
+    logging.getLogger("chess.engine").addFilter(_CHATTER_FILTER)   # adding twice is a no-op
 
 
 class EngineStartError(RuntimeError):
@@ -111,39 +128,52 @@ class Player:
             await self.stop()
             raise EngineStartError(f"engine {label}: {exc}") from None
 
-    async def new_game(self, game_id: object) -> None:
-        """Tell a UCI engine a new game starts, before its clock runs.
+    async def new_game(self, game_id: object, root: chess.Board) -> None:
+        """Start a game from `root` before the clock runs.
 
-        python-chess would send ucinewgame inside the first timed `go`, so a
-        slow hash clear would count as thinking time; marking the game as
-        current keeps it from sending it twice.
+        python-chess would send ucinewgame (UCI) or new/setboard (xboard)
+        inside the first timed `go`, so a slow hash clear would count as
+        thinking time. We send them now and mark the game as current, which
+        keeps python-chess from sending them again (it then only feeds the
+        moves).
         """
         if isinstance(self.protocol, chess.engine.UciProtocol):
             self.protocol.send_line("ucinewgame")
-            self.protocol.game = game_id
-            self.protocol.first_game = False
-            await asyncio.wait_for(self.protocol.ping(), START_TIMEOUT)
+        else:
+            self.protocol.send_line("new")
+            self.protocol.send_line("force")
+            if root.fen() != chess.STARTING_FEN:
+                self.protocol.send_line(f"setboard {root.fen(en_passant='fen')}")
+            self.protocol.board = root.copy(stack=False)
+        self.protocol.game = game_id
+        self.protocol.first_game = False
+        await asyncio.wait_for(self.protocol.ping(), START_TIMEOUT)
 
     async def play(self, board: chess.Board, limit: chess.engine.Limit, game_id: object,
                    timeout: Optional[float]) -> Reply:
-        """Ask for a move; `timeout` (seconds) is when waiting becomes pointless."""
+        """Ask for a move; `timeout` (seconds) is when waiting becomes pointless.
+
+        After any fault the process is stopped: whatever state it is in, a
+        fresh one plays the next game.
+        """
+        reply = await self._ask(board, limit, game_id, timeout)
+        if reply.fault:
+            await self.stop()
+        return reply
+
+    async def _ask(self, board, limit, game_id, timeout) -> Reply:
         started = time.monotonic()
         try:
             result = await asyncio.wait_for(
                 self.protocol.play(board, limit, game=game_id, info=INFO), timeout)
         except asyncio.TimeoutError:
-            # Still thinking when its time was long gone: the process is of no
-            # further use in this state, so it is replaced for the next game.
-            await self.stop()
             return Reply(None, time.monotonic() - started, fault=TIMEOUT, detail="no move in time")
         except chess.engine.EngineTerminatedError as exc:
-            await self.stop()
             return Reply(None, time.monotonic() - started, fault=CRASH, detail=str(exc))
         except chess.engine.EngineError as exc:
             # python-chess reports moves it cannot parse or play as
             # "illegal/invalid/ambiguous uci|san: ..."; anything else is a
-            # broken conversation. Either way a fresh process plays on.
-            await self.stop()
+            # broken conversation.
             text = str(exc)
             kind = ILLEGAL if any(w in text for w in ("illegal", "invalid", "ambiguous")) else PROTOCOL
             return Reply(None, time.monotonic() - started, fault=kind, detail=text)
@@ -156,6 +186,17 @@ class Player:
         if move not in board.legal_moves:  # python-chess checks too; cheap to be sure
             return Reply(None, elapsed, result.info, fault=ILLEGAL, detail=f"illegal move {move.uci()}")
         return Reply(move, elapsed, result.info)
+
+    def kill(self) -> None:
+        """Immediate end, for when there is no time to ask politely."""
+        transport, self.transport, self.protocol = self.transport, None, None
+        if transport is not None:
+            if transport.get_returncode() is None:
+                try:
+                    transport.kill()
+                except ProcessLookupError:
+                    pass
+            transport.close()
 
     async def stop(self) -> None:
         """Quit politely, or kill after QUIT_TIMEOUT; safe to call twice."""

@@ -48,9 +48,9 @@ class TimeControl:
             if not moves_text.isdigit() or int(moves_text) <= 0:
                 raise TimeControlError(f"bad moves per period {moves_text!r} in time control")
             moves = int(moves_text)
-        base_text, _, inc_text = text.partition("+")
+        base_text, plus, inc_text = text.partition("+")
         base = _seconds(base_text, "base time")
-        increment = _seconds(inc_text, "increment") if inc_text else 0.0
+        increment = _seconds(inc_text, "increment") if plus else 0.0
         if base <= 0 and increment <= 0:
             raise TimeControlError("a time control needs a base time or an increment above zero")
         return cls(base=base, increment=increment, moves=moves)

@@ -1,0 +1,49 @@
+"""Results of a match read back from its PGN files, e.g. the shards of a
+match spread over several machines (see docs/distributed.md).
+
+Games are paired again by their Round tag "PAIR.GAME", which the runner
+writes with the pair's number in the whole match, not in one shard.
+"""
+from typing import Dict, Optional, Sequence
+
+import chess.pgn
+
+from .results import POINTS, Tally
+
+
+class RescoreError(ValueError):
+    """PGN files that do not make one match."""
+
+
+def tally_from_pgn(paths: Sequence[str], first: Optional[str] = None) -> Tally:
+    """Score every finished game of `paths` for `first` (default: White of the first game)."""
+    tally: Optional[Tally] = None
+    seen: Dict[str, int] = {}
+    for path in paths:
+        try:
+            handle = open(path, encoding="utf-8-sig")
+        except OSError as exc:
+            raise RescoreError(f"cannot read {path}: {exc.strerror or exc}") from None
+        with handle:
+            while (headers := chess.pgn.read_headers(handle)) is not None:
+                result = headers.get("Result", "*")
+                if result not in POINTS:
+                    continue   # unfinished games do not count
+                white, black = headers.get("White", "?"), headers.get("Black", "?")
+                if tally is None:
+                    name = first or white
+                    if name not in (white, black):
+                        raise RescoreError(f"{path}: {name!r} does not play {white} - {black}")
+                    tally = Tally(name, black if name == white else white)
+                if {white, black} != {tally.first, tally.second}:
+                    raise RescoreError(f"{path}: game {white} - {black} is not between "
+                                       f"{tally.first} and {tally.second}")
+                pair = headers.get("Round", "?").split(".")[0]
+                seen[pair] = seen.get(pair, 0) + 1
+                if pair == "?" or seen[pair] > 2:
+                    raise RescoreError(f"{path}: round {headers.get('Round')!r} is not one game of a pair "
+                                       "(was a shard given twice?)")
+                tally.add(pair, white == tally.first, result, headers.get("Termination", "normal"))
+    if tally is None:
+        raise RescoreError("no finished games in " + ", ".join(paths))
+    return tally
