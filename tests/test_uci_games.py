@@ -1,10 +1,11 @@
 """Whole games at fast time controls, with the clock kept by the test.
 
-Self-play (1 s + 10 ms, and a repeating 10-moves-in-1-s control that runs
-movestogo down to 1) and games against Fairy-Max (Debian, xboard). The test
-is the arbiter: it times every move on its own clock, so a move that comes
-too late is a loss on time, whatever the engine believes. For Vireo: no
-illegal move, no time loss, no crash. The PGNs are kept in tests/artifacts/.
+Self-play at 1 s + 10 ms and at 10 moves in 0.5 s, repeating (movestogo runs
+down to 1 every period), and games against Fairy-Max (Debian, xboard). The
+test is the arbiter: it times every move on its own clock, so a move that
+comes too late is a loss on time, whatever the engine believes. For Vireo:
+no illegal move, no time loss, no crash. The PGNs are kept in
+tests/artifacts/.
 """
 import datetime
 import time
@@ -97,7 +98,7 @@ def _check_vireo_clean(outcome, vireo_colors):
                     f"{chess.Board().variation_san(outcome.board.move_stack)}")
 
 
-@pytest.mark.parametrize("tc", [TimeControl(1.0, 0.01), TimeControl(1.0, 0.0, moves=10)], ids=str)
+@pytest.mark.parametrize("tc", [TimeControl(1.0, 0.01), TimeControl(0.5, 0.0, moves=10)], ids=str)
 def test_selfplay_at_fast_time_controls(tc):
     white, black = popen_uci(), popen_uci()
     try:

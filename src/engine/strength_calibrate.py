@@ -1,14 +1,20 @@
-"""Measure what UCI_Elo settings are worth: a ladder of matches against a reference engine.
+"""Measure what UCI_Elo settings are worth: matches against a reference engine.
 
-    python -m engine.strength_calibrate --opponent /usr/games/fairymax --proto xboard \\
-        --anchor 1950 --elos 1000 1400 1800 2200 --games 20 --tc 2+0.05
+The calibration in strength.py was measured against Stockfish's own
+UCI_LimitStrength (Debian's Stockfish 15.1), one match per setting:
 
-For each UCI_Elo setting it plays `vireo match` (the project's match runner)
-against the opponent from balanced openings, both colours, and prints the
-score, the Elo difference and the implied rating (anchor + difference),
-next to the setting. A setting is well calibrated when the two agree within
-the error bar. The anchor is the opponent's rating on the scale UCI_Elo
-should follow (roughly the CCRL blitz lists); say which when you quote it.
+    python -m engine.strength_calibrate --opponent /usr/games/stockfish --proto uci \
+        --opponent-word option.UCI_LimitStrength=true --opponent-word option.UCI_Elo=1800 \
+        --anchor 1800 --elos 1800 --games 20 --tc 4+0.04 --concurrency 2
+
+Each match plays `vireo match` (the project's match runner) from balanced
+openings, both colours, and prints the score, the Elo difference and the
+implied rating (anchor + difference) next to the setting; a setting is well
+calibrated when the two agree within the error bar. --full adds Vireo at
+full strength. --ladder plays each setting against the next one instead
+(self-play exaggerates the gaps, so use it for shape, not for the scale).
+Fairy-Max works as an opponent too (--opponent /usr/games/fairymax --proto
+xboard), with an anchor you must state yourself.
 """
 from __future__ import annotations
 

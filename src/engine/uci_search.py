@@ -37,7 +37,7 @@ class SearchJob:
         self.core_started = False            # Search.go has been entered
         self.pending_limits: Optional[Tuple[int, int, float]] = None  # ponderhit before start
         self.watchdog: Optional[threading.Timer] = None
-        self.started_at = time.monotonic()
+        self.task = None   # what runs (uci_go.GoTask for a search): ponderhit asks it for the clock
 
 
 class SearchRunner:
