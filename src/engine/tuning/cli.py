@@ -21,9 +21,10 @@ def add_arguments(parser):
     parser.add_argument("--limit", type=int, help="use at most this many positions")
     parser.add_argument("--validation", type=float, default=0.05,
                         help="fraction held out to measure the loss on unseen positions (default 0.05)")
-    parser.add_argument("--lambda", dest="lam", type=float, default=1.0,
-                        help="target = lambda*result + (1-lambda)*sigmoid(stockfish score) (default 1: results only)")
-    parser.add_argument("--epochs", type=int, default=300, help="Adam steps over the whole set (default 300)")
+    parser.add_argument("--lambda", dest="lam", type=float, default=0.0,
+                        help="target = lambda*result + (1-lambda)*sigmoid(K_sf*stockfish score); default 0: the "
+                             "scores alone, which played best (docs/tuning.md); 1 = classical Texel on results")
+    parser.add_argument("--epochs", type=int, default=250, help="Adam steps over the whole set (default 250)")
     parser.add_argument("--lr", type=float, default=1.0, help="Adam step, centipawns (default 1.0)")
     parser.add_argument("--l2", type=float, default=0.0, help="pull towards the start weights (default 0)")
     parser.add_argument("--k", type=float, help="sigmoid scale K (default: fitted to the results)")
