@@ -17,6 +17,7 @@ SUBCOMMANDS = {
     "match": ("engine.match.cli", "play a match between UCI/xboard engines"),
     "epd": ("engine.epd_cli", "run an EPD test suite (bm/am, c0 points)"),
     "book": ("engine.book_cli", "build or inspect Polyglot opening books"),
+    "tune": ("engine.tuning.cli", "fit the evaluation weights to labelled positions (Texel)"),
 }
 
 
