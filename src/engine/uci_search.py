@@ -32,6 +32,9 @@ class SearchJob:
         self.hold = go.holds_bestmove()
         self.released = threading.Event()   # stop or ponderhit arrived
         self.done = threading.Event()       # the worker has finished (bestmove written)
+        # Set just before the bestmove line goes out: a client may send the next
+        # `go` as soon as it reads bestmove, before `done` is set.
+        self.answered = threading.Event()
         self.lock = threading.Lock()
         self.stop_requested = False
         self.core_started = False            # Search.go has been entered
@@ -49,7 +52,8 @@ class SearchRunner:
         self.job: Optional[SearchJob] = None
 
     def busy(self) -> bool:
-        return self.job is not None and not self.job.done.is_set()
+        job = self.job
+        return job is not None and not job.done.is_set() and not job.answered.is_set()
 
     def start(self, job: SearchJob, work: Callable[[SearchJob], Optional[BestMove]],
               emergency: Callable[[], BestMove]) -> None:
@@ -73,6 +77,7 @@ class SearchRunner:
                     if job.hold:
                         job.released.wait()
                     best, ponder = result if result else (None, None)
+                    job.answered.set()
                     self.out.send(format_bestmove(best, ponder))
             finally:
                 job.done.set()
