@@ -67,32 +67,44 @@ def measure_nps(rounds: int, depth: int) -> None:
                   f"{', '.join(f'{x:.2f}' for x in ratios)})")
 
 
-def time_to_depth(threads: int, depth: int, hash_mb: int) -> float:
-    """Seconds for the main thread to complete `depth` on every bench position."""
+def time_to_depth(threads: int, depth: int, hash_mb: int):
+    """(seconds, main-thread nodes, all nodes, CPU seconds) for the main thread
+    to complete `depth` on every bench position."""
     from engine._core import Position, Search
 
     search = Search()
     search.set_hash(hash_mb)
     search.set_threads(threads)
-    total = 0.0
+    seconds = cpu = 0.0
+    main_nodes = all_nodes = 0
     for fen in bench.BENCH_POSITIONS:
         search.clear_hash()
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         search.go(Position(fen), {"depth": depth})
-        total += time.perf_counter() - start
-    return total
+        seconds += time.perf_counter() - start
+        cpu += time.process_time() - cpu_start
+        main_nodes += search.thread_nodes[0]
+        all_nodes += search.nodes
+    return seconds, main_nodes, all_nodes, cpu
 
 
 def measure_threads(threads: int, depth: int, hash_mb: int, rounds: int) -> None:
+    """Time to depth, and the main thread's nodes to depth: on a machine whose
+    cores are busy with other work the extra thread gets no extra CPU (see the
+    CPU/wall ratio), and then only the node figure shows what the helpers bring
+    (the speed-up they would give with a free core each)."""
     one, many = [], []
     for r in range(rounds):
         one.append(time_to_depth(1, depth, hash_mb))
         many.append(time_to_depth(threads, depth, hash_mb))
-        print(f"round {r + 1}: 1 thread {one[-1]:.2f} s, {threads} threads {many[-1]:.2f} s "
-              f"(speed-up {one[-1] / many[-1]:.2f})", flush=True)
-    print(f"median time to depth {depth}: 1 thread {statistics.median(one):.2f} s, "
-          f"{threads} threads {statistics.median(many):.2f} s, speed-up "
-          f"{statistics.median([a / b for a, b in zip(one, many)]):.2f}")
+        (t1, n1, _, c1), (tn, nn, an, cn) = one[-1], many[-1]
+        print(f"round {r + 1}: 1 thread {t1:.2f} s ({n1:,} nodes, {c1 / t1:.2f} cores busy); "
+              f"{threads} threads {tn:.2f} s (main thread {nn:,} nodes, all {an:,}, "
+              f"{cn / tn:.2f} cores busy): wall speed-up {t1 / tn:.2f}, "
+              f"main-thread node ratio {n1 / nn:.2f}", flush=True)
+    print(f"median over {rounds} rounds, depth {depth}: wall speed-up "
+          f"{statistics.median([a[0] / b[0] for a, b in zip(one, many)]):.2f}, main-thread nodes to "
+          f"depth 1 thread / {threads} threads {statistics.median([a[1] / b[1] for a, b in zip(one, many)]):.2f}")
 
 
 def main(argv=None) -> int:

@@ -4,14 +4,17 @@ python-chess is the oracle for legality, checkmate and stalemate. Mate
 distances of the WAC positions were verified with Stockfish 15.1 at depth 22.
 Node and depth limits keep every search short.
 """
+import os
 import random
 import threading
 import time
+from pathlib import Path
 
 import chess
 import pytest
 
-from engine._core import Position, Search, _legality_mismatches, _see, _tt_roundtrip
+from engine._core import (Position, Search, _legality_mismatches, _see, _tt_roundtrip,
+                          _tt_torn_entry_check)
 
 
 @pytest.fixture(scope="module")
@@ -96,6 +99,12 @@ def test_tt_score_adjustment_round_trips():
     # A mate too far to finish before the 50-move rule is no longer a sure mate.
     assert _tt_roundtrip(mate - 30, 5, 80) < 31754
     assert _tt_roundtrip(-mate + 30, 5, 80) > -31754
+
+
+def test_torn_hash_entries_are_rejected():
+    # Threads write an entry's two words without a lock: an entry whose data
+    # word came from another write no longer matches its key and reads as a miss.
+    assert _tt_torn_entry_check() == (True, False)
 
 
 def test_checkmated_and_stalemated_roots_have_no_move(search):
@@ -209,6 +218,25 @@ def test_a_legal_move_in_thousands_of_random_positions(search):
         if ponder is not None:
             board.push(move)
             assert board.is_legal(chess.Move.from_uci(ponder)), fen
+
+
+def test_a_legal_move_in_chess960_positions(search):
+    path = Path(__file__).resolve().parents[2] / "shared" / "data" / "perft" / "chess960.epd"
+    if not path.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"shared data missing: {path}")
+        pytest.skip(f"shared data missing: {path}")
+    rng = random.Random(3)
+    fens = [line.split(";")[0].strip() for line in path.read_text().splitlines() if line.strip()][:120]
+    for fen in fens:
+        board = chess.Board(fen, chess960=True)
+        for _ in range(3):
+            if not any(board.legal_moves):
+                break
+            best, _ = search.go(Position(board.fen(), chess960=True), {"nodes": 300})
+            assert board.is_legal(chess.Move.from_uci(best)), board.fen()
+            board.push(rng.choice(list(board.legal_moves)))
+        assert _legality_mismatches(Position(board.fen(), chess960=True)) == [], board.fen()
 
 
 def test_fast_legality_and_gives_check_agree_with_generation():

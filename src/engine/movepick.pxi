@@ -58,6 +58,7 @@ cdef struct Histories:
 
 cdef struct Picker:
     int stage
+    int depth               # sorts more of the quiets at higher depth
     Move tt_move
     Move killer1
     Move killer2
@@ -292,9 +293,32 @@ cdef inline int pick_best(MoveList *ml, int cur, int end) noexcept nogil:
         s = ml.scores[cur]; ml.scores[cur] = ml.scores[best]; ml.scores[best] = s
     return cur
 
-cdef inline void picker_init(Picker *p, Pos *pos, SStack *ss, Histories *h, Move tt_move) noexcept nogil:
+cdef inline void partial_insertion_sort(MoveList *ml, int begin, int end, int limit) noexcept nogil:
+    """Sort the moves scored >= limit to the front, best first (stable);
+    the rest follow unsorted (they are rarely reached, as Stockfish notes)."""
+    cdef int p, q, sorted_end = begin
+    cdef Move m
+    cdef int32_t s
+    for p in range(begin + 1, end):
+        if ml.scores[p] >= limit:
+            m = ml.moves[p]
+            s = ml.scores[p]
+            sorted_end += 1
+            ml.moves[p] = ml.moves[sorted_end]
+            ml.scores[p] = ml.scores[sorted_end]
+            q = sorted_end
+            while q > begin and ml.scores[q - 1] < s:
+                ml.moves[q] = ml.moves[q - 1]
+                ml.scores[q] = ml.scores[q - 1]
+                q -= 1
+            ml.moves[q] = m
+            ml.scores[q] = s
+
+cdef inline void picker_init(Picker *p, Pos *pos, SStack *ss, Histories *h, Move tt_move,
+                             int depth) noexcept nogil:
     """Main-search picker (also for evasions). tt_move must be legal or 0."""
     cdef Move prev = (ss - 1).move
+    p.depth = depth
     p.stage = ST_TT if tt_move != MOVE_NONE else ST_GEN_NOISY
     p.tt_move = tt_move
     p.killer1 = ss.killers[0]
@@ -310,6 +334,7 @@ cdef inline void picker_init_qs(Picker *p, Move tt_move) noexcept nogil:
     """Quiescence picker out of check: captures and queen promotions only;
     tt_move must be legal and one of those, or 0."""
     p.stage = QS_TT if tt_move != MOVE_NONE else QS_GEN
+    p.depth = 0
     p.tt_move = tt_move
     p.killer1 = p.killer2 = p.counter = MOVE_NONE
     p.ml.count = 0
@@ -388,13 +413,13 @@ cdef Move next_move(Picker *p, Pos *pos, SStack *ss, Histories *h, bint skip_qui
             gen_legal(pos, &p.ml, GEN_QUIET)
             for i in range(p.end, p.ml.count):
                 p.ml.scores[i] = quiet_score(pos, h, ss, p.ml.moves[i])
+            partial_insertion_sort(&p.ml, p.end, p.ml.count, -3500 * p.depth)
             p.cur = p.end
             p.end = p.ml.count
             p.stage = ST_QUIET
 
         elif p.stage == ST_QUIET:
             while not skip_quiets and p.cur < p.end:
-                pick_best(&p.ml, p.cur, p.end)
                 m = p.ml.moves[p.cur]
                 p.cur += 1
                 if m == p.tt_move or m == p.killer1 or m == p.killer2 or m == p.counter:

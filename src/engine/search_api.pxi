@@ -244,6 +244,11 @@ cdef class Search:
         return total_nodes(&self.sh)
 
     @property
+    def thread_nodes(self):
+        """Nodes of each thread in the current/last search (main thread first)."""
+        return [self.thread_data[i].nodes for i in range(self.nthreads)]
+
+    @property
     def searching(self):
         return bool(self._searching)
 
@@ -291,9 +296,11 @@ cdef class Search:
         return evaluate(position.pos)
 
     def eval_terms(self, Position position not None):
-        """The evaluation's terms (for the `eval` command). With the
-        evaluation's own breakdown when it provides one."""
-        breakdown = globals().get("eval_breakdown")
+        """The evaluation's terms (for the `eval` command): the evaluation's
+        own eval_terms(position) when it provides one, else {"total": cp}."""
+        # The evaluation's module-level eval_terms (eval_api.pxi), looked up
+        # at run time so that this file compiles whatever the evaluation offers.
+        breakdown = globals().get("eval_terms")
         terms = dict(breakdown(position)) if callable(breakdown) else {}
         terms.setdefault("total", evaluate(position.pos))
         return terms
@@ -318,18 +325,26 @@ cdef class Search:
     def go(self, Position position not None, limits=None, on_info=None):
         """Search position (not changed) under limits; returns (best, ponder)
         as UCI strings. See docs/core-api.md for the limits and info dicts."""
-        cdef MoveList ml
-        cdef RootMove *moves
-        cdef Pos *pos = position.pos
-        cdef int i, count, j
-        cdef Move m, tt_first = MOVE_NONE
-        cdef TTHit hit
-        cdef RootMove tmp
-        cdef SearchShared *sh = &self.sh
         self._check_idle("go")
         if on_info is not None and not callable(on_info):
             raise ValueError("on_info must be callable or None")
         lim = self._parse_limits(limits)
+        self._searching = True      # from here on: no second go(), no resize
+        try:
+            return self._go(position, lim, on_info)
+        finally:
+            self._searching = False
+            self.on_info = None
+
+    cdef object _go(self, Position position, dict lim, object on_info):
+        cdef MoveList ml
+        cdef RootMove *moves
+        cdef Pos *pos = position.pos
+        cdef int i, count
+        cdef Move m, tt_first = MOVE_NONE
+        cdef TTHit hit
+        cdef RootMove tmp
+        cdef SearchShared *sh = &self.sh
 
         # Root moves: the legal moves, or the legal ones among searchmoves.
         ml.count = 0
@@ -370,9 +385,9 @@ cdef class Search:
             self.callback_error = None
             if count == 0:
                 self._emit_no_move(pos)
-                self.on_info = None
                 if self.callback_error is not None:
-                    raise self.callback_error
+                    error, self.callback_error = self.callback_error, None
+                    raise error
                 return (None, None)
 
             sh.node_limit = lim["nodes"]
@@ -392,15 +407,10 @@ cdef class Search:
         finally:
             free(moves)
 
-        self._searching = True
-        try:
-            with nogil:
-                run_search(sh)
-        finally:
-            self._searching = False
+        with nogil:
+            run_search(sh)
         main = self.thread_data[0]
         self._emit_final(main)
-        self.on_info = None
         best_move = main.root[0].move
         best = move_to_uci(pos, best_move, pos.chess960)
         ponder = self._ponder_move(pos, main)
@@ -579,14 +589,14 @@ TUNABLE_NAMES = ("ASP_DELTA", "ASP_MIN_DEPTH", "RAZOR_BASE", "RAZOR_MUL", "RFP_D
                  "PROBCUT_DEPTH", "PROBCUT_MARGIN", "IIR_DEPTH", "LMP_BASE", "FUT_DEPTH", "FUT_BASE",
                  "FUT_MUL", "HIST_PRUNE_DEPTH", "HIST_PRUNE_MUL", "SEE_QUIET_MUL", "SEE_NOISY_MUL",
                  "SE_DEPTH", "SE_TT_DEPTH", "DE_MARGIN", "DE_LIMIT", "LMR_HIST_DIV", "QS_FUT_MARGIN",
-                 "QS_SEE_MARGIN", "HELPER_SKIP")
-cdef int *TUNABLE_PTRS[30]
+                 "QS_SEE_MARGIN", "HELPER_SKIP", "CHECK_EXT")
+cdef int *TUNABLE_PTRS[31]
 TUNABLE_PTRS[:] = [&ASP_DELTA, &ASP_MIN_DEPTH, &RAZOR_BASE, &RAZOR_MUL, &RFP_DEPTH, &RFP_MARGIN,
                    &NMP_MIN_DEPTH, &NMP_BASE_R, &NMP_DEPTH_DIV, &NMP_EVAL_DIV, &NMP_VERIFY_DEPTH,
                    &PROBCUT_DEPTH, &PROBCUT_MARGIN, &IIR_DEPTH, &LMP_BASE, &FUT_DEPTH, &FUT_BASE,
                    &FUT_MUL, &HIST_PRUNE_DEPTH, &HIST_PRUNE_MUL, &SEE_QUIET_MUL, &SEE_NOISY_MUL,
                    &SE_DEPTH, &SE_TT_DEPTH, &DE_MARGIN, &DE_LIMIT, &LMR_HIST_DIV, &QS_FUT_MARGIN,
-                   &QS_SEE_MARGIN, &HELPER_SKIP]
+                   &QS_SEE_MARGIN, &HELPER_SKIP, &CHECK_EXT]
 
 def get_tunables():
     """{name: value} of the search tunables."""
@@ -597,3 +607,28 @@ def set_tunable(str name, int value):
     if name not in TUNABLE_NAMES:
         raise ValueError(f"unknown tunable {name!r}")
     TUNABLE_PTRS[TUNABLE_NAMES.index(name)][0] = value
+
+def _tt_torn_entry_check():
+    """For tests: (hit after a store, hit after the data word alone was
+    overwritten by another writer's data) on a scratch 1 MB table; a sound
+    table answers (True, False)."""
+    cdef TTable tt
+    cdef TTHit hit
+    cdef TTBucket *b
+    cdef u64 key = 0x9E3779B97F4A7C15ULL
+    cdef int i
+    cdef bint first, torn = False
+    memset(&tt, 0, sizeof(TTable))
+    if tt_resize(&tt, 1) != 0:
+        raise MemoryError()
+    try:
+        tt_store(&tt, key, 9, 123, 45, make_move(12, 28, KIND_NORMAL), BOUND_EXACT, False)
+        first = tt_probe(&tt, key, &hit) and hit.score == 123 and hit.depth == 9 and hit.eval == 45
+        b = tt_bucket(&tt, key)
+        for i in range(TT_ENTRIES):
+            if b.e[i].data != 0 and (b.e[i].check ^ b.e[i].data) == key:
+                b.e[i].data ^= <u64>0x00000000FFFF0000ULL     # another score, check not rewritten
+        torn = tt_probe(&tt, key, &hit)
+    finally:
+        tt_free(&tt)
+    return bool(first), bool(torn)
