@@ -15,7 +15,7 @@ import chess
 from engine import bench
 from engine._core import Position, Search
 
-BENCH_SIGNATURE = 3673447
+BENCH_SIGNATURE = 3929905
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 

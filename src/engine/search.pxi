@@ -45,27 +45,33 @@ cdef enum:
 
 # ---------------------------------------------------------------- tunables
 # One block for every constant of the search, with the step it belongs to.
-# The values are the conventional ones of the engines named above, scaled to
-# our centipawns. What a step was measured to bring, switching it off alone
-# (self-play: 200 games at 20k nodes a move from 8moves_v3 openings, both
-# colours, Elo for keeping the step, 95% error; WAC: 300 positions at 100k
-# nodes, solved with the step on -> off; measured with the evaluation of
-# this commit's time):
-#   null move        WAC 225 -> 214
-#   ProbCut          +28 +-37 Elo; WAC 225 -> 237 (tactics found later)
-#   late move prun.  +9 +-35 Elo at equal nodes (it saves time, not nodes);
-#                    WAC 225 -> 237
-#   singular ext.    -3 +-34 Elo at 20k nodes (it pays at depths these short
-#                    searches do not reach); WAC 225 -> 237
-#   razoring         WAC 225 -> 228;   futility, reverse futility, IIR,
-#                    SEE pruning of captures: WAC unchanged (+-2)
-#   qsearch delta pruning: WAC 225 -> 221 without; qsearch SEE pruning: 225 -> 222
+# The starting values are the conventional ones of the engines named above,
+# scaled to our centipawns. What a step was measured to bring, switching it
+# off alone (self-play: 200 games at 20k nodes a move from 8moves_v3
+# openings, both colours; Elo for keeping the step, 95% error bars; equal
+# nodes understate what saves time; WAC: 300 positions at 100k nodes, solved
+# with the step on -> off), with the evaluation of the time:
+#   null move              WAC 225 -> 214; its verification search (zugzwang
+#                          guard) -10 +-35 Elo (kept: the guard is wanted)
+#   ProbCut                +28 +-37 Elo; WAC 225 -> 237 (tactics found later)
+#   late move pruning      +9 +-35 Elo; WAC 225 -> 237
+#   singular extension     -3 +-34 Elo (it pays at depths 20k nodes do not
+#                          reach); WAC 225 -> 237
+#   check extension        +26 +-35 Elo; only checks with SEE >= 0: +30 +-34
+#                          against extending every check
+#   internal iter. reduct. +23 +-36 Elo
+#   reverse futility       margin 75 vs 100: +44 +-37; 60 vs 75: +37 +-35;
+#                          50 vs 60: -7 +-34; depth 8 vs 6: +9 +-34
+#   LMR history term       16384 vs 8192 per ply: +37 +-36; vs 32768: +16 +-36
+#   razoring -2, history pruning +2, futility +3, quiet SEE pruning +9
+#                          (all +-37 Elo: neutral at this node count)
+#   qsearch delta pruning  WAC 225 -> 221 without; qsearch SEE pruning 225 -> 222
 cdef int ASP_DELTA = 15          # aspiration window half-width at depth >= 4
 cdef int ASP_MIN_DEPTH = 4
 cdef int RAZOR_BASE = 230        # Step 8: razor when eval < alpha - base - mul*d*d
 cdef int RAZOR_MUL = 125
 cdef int RFP_DEPTH = 8           # Step 9: reverse futility up to this depth
-cdef int RFP_MARGIN = 75         #   margin per ply (per ply less when improving)
+cdef int RFP_MARGIN = 60         #   margin per ply (per ply less when improving)
 cdef int NMP_MIN_DEPTH = 3       # Step 10: null move from this depth
 cdef int NMP_BASE_R = 4          #   R = base + depth / div + min(3, (eval - beta) / eval_div)
 cdef int NMP_DEPTH_DIV = 4
@@ -89,7 +95,7 @@ cdef int DE_MARGIN = 20          #   double extension when this far below singul
 cdef int DE_LIMIT = 6            #   at most this many double extensions on a path
 cdef double LMR_BASE = 0.75      # Step 16: r = base + ln(depth) ln(move) / div
 cdef double LMR_DIV = 2.25
-cdef int LMR_HIST_DIV = 8192     #   one ply less (more) per this much history
+cdef int LMR_HIST_DIV = 16384    #   one ply less (more) per this much history
 cdef int QS_FUT_MARGIN = 160     # quiescence: delta pruning margin
 cdef int QS_SEE_MARGIN = -50     # quiescence: prune captures with SEE below this
 
