@@ -4,6 +4,8 @@ A test that needs a Debian engine (fairymax, stockfish, ...) skips when it is
 missing locally, but CI (env CI=true) installs them, so there a missing
 engine is a failure, never a silent skip.
 """
+import gzip
+import itertools
 import os
 import shutil
 from pathlib import Path
@@ -33,3 +35,33 @@ def require_engine(name):
             pytest.fail(message)
         pytest.skip(message)
     return path
+
+
+# -- evaluation and tuning tests: a sample of the labelled positions ---------
+
+@pytest.fixture(scope="module")
+def data_lines():
+    """The first 3000 `FEN;score;result` lines of the shared tuning data."""
+    path = shared_data("tuning", "selfplay-0.txt.gz")
+    with gzip.open(path, "rt") as handle:
+        return [line.strip() for line in itertools.islice(handle, 3000)]
+
+
+@pytest.fixture(scope="module")
+def data_fens(data_lines):
+    return [line.split(";")[0] for line in data_lines]
+
+
+@pytest.fixture
+def restore_weights():
+    """Put the compiled-in evaluation weights back after a test changes them."""
+    yield
+    from engine import _core
+    _core.reset_eval_weights()
+
+
+def white_view(fen):
+    """Static evaluation of fen in centipawns from white's point of view."""
+    from engine._core import Position, static_eval
+    p = Position(fen)
+    return static_eval(p) if p.turn else -static_eval(p)

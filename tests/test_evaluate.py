@@ -1,7 +1,5 @@
 """Evaluation: symmetry, incremental piece-square sums, the pawn table,
 drawish endings, sanity, and the weights' round trip."""
-import gzip
-import itertools
 import random
 
 import chess
@@ -12,30 +10,7 @@ from engine._core import Position, eval_terms, static_eval
 from engine.tuning.start_weights import start_weights
 from engine.tuning.weights_file import format_weights
 
-from conftest import shared_data
-
-
-@pytest.fixture(scope="module")
-def data_lines():
-    path = shared_data("tuning", "selfplay-0.txt.gz")
-    with gzip.open(path, "rt") as handle:
-        return [line.strip() for line in itertools.islice(handle, 3000)]
-
-
-@pytest.fixture(scope="module")
-def data_fens(data_lines):
-    return [line.split(";")[0] for line in data_lines]
-
-
-@pytest.fixture
-def restore_weights():
-    yield
-    _core.reset_eval_weights()
-
-
-def white_view(fen):
-    p = Position(fen)
-    return static_eval(p) if p.turn else -static_eval(p)
+from conftest import white_view
 
 
 def test_colour_flip_symmetry(data_fens):

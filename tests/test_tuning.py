@@ -2,41 +2,14 @@
 evaluation, a fit lowers the loss, the command runs end to end on a small
 sample and refuses bad data, and the game comparison runs."""
 import argparse
-import gzip
-import itertools
 
 import numpy as np
-import pytest
 
 from engine import _core
-from engine._core import Position, static_eval
 from engine.tuning import cli, compare, features, texel
 from engine.tuning.start_weights import start_weights
 
-from conftest import shared_data
-
-
-@pytest.fixture(scope="module")
-def data_lines():
-    path = shared_data("tuning", "selfplay-0.txt.gz")
-    with gzip.open(path, "rt") as handle:
-        return [line.strip() for line in itertools.islice(handle, 3000)]
-
-
-@pytest.fixture(scope="module")
-def data_fens(data_lines):
-    return [line.split(";")[0] for line in data_lines]
-
-
-@pytest.fixture
-def restore_weights():
-    yield
-    _core.reset_eval_weights()
-
-
-def white_view(fen):
-    p = Position(fen)
-    return static_eval(p) if p.turn else -static_eval(p)
+from conftest import shared_data, white_view
 
 
 def parser():
