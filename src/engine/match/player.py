@@ -191,12 +191,7 @@ class Player:
         """Immediate end, for when there is no time to ask politely."""
         transport, self.transport, self.protocol = self.transport, None, None
         if transport is not None:
-            if transport.get_returncode() is None:
-                try:
-                    transport.kill()
-                except ProcessLookupError:
-                    pass
-            transport.close()
+            _kill(transport)
 
     async def stop(self) -> None:
         """Quit politely, or kill after QUIT_TIMEOUT; safe to call twice."""
@@ -210,9 +205,14 @@ class Player:
         except (asyncio.TimeoutError, chess.engine.EngineError, OSError):
             pass
         finally:
-            if transport.get_returncode() is None:
-                try:
-                    transport.kill()
-                except ProcessLookupError:
-                    pass
-            transport.close()
+            _kill(transport)
+
+
+def _kill(transport) -> None:
+    """Kill the engine process if it still runs, and close its transport."""
+    if transport.get_returncode() is None:
+        try:
+            transport.kill()
+        except ProcessLookupError:
+            pass
+    transport.close()
