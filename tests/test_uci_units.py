@@ -8,7 +8,7 @@ from engine import strength
 from engine.uci_options import OptionError, build_option_table, parse_setoption
 from engine.uci_output import format_bestmove, format_info
 from engine.uci_parse import UciSyntaxError, parse_go, parse_position
-from engine.uci_time import fallback_allocate
+from engine.timeman import allocate
 from engine.wdl import wdl_from_score
 
 
@@ -174,8 +174,8 @@ def test_a_forced_mate_is_never_thrown_away():
     (1000, 10, None, 20), (60000, 0, None, 20), (5000, 0, 1, 20), (30, 0, None, 20),
     (1, 0, None, 0), (-100, 0, None, 20), (300000, 3000, 40, 100),
 ])
-def test_fallback_allocation_keeps_a_margin(wtime, winc, mtg, overhead):
-    soft, hard = fallback_allocate(wtime, 10**6, winc, 0, mtg, True, overhead, 30)
+def test_allocation_keeps_a_margin(wtime, winc, mtg, overhead):
+    soft, hard = allocate(wtime, 10**6, winc, 0, mtg, True, overhead, 30)
     assert 1 <= soft <= hard
     usable = wtime - overhead
     if usable > 10:

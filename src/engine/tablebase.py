@@ -146,27 +146,23 @@ class Tablebases:
     def probe_wdl(self, board: chess.Board) -> Optional[int]:
         """WDL for the side to move: 2 win, 1 cursed win (drawn by the 50-move rule),
         0 draw, -1 blessed loss, -2 loss; None when the position is not in the tables."""
-        if not self.probable(board):
-            return None
-        try:
-            wdl = self._tables.probe_wdl(board)
-        except _PROBE_FAILURES as exc:
-            self._note_failure(exc)
-            return None
-        self.hits += 1
-        return wdl
+        return self._probe(self._tables.probe_wdl, board)
 
     def probe_dtz(self, board: chess.Board) -> Optional[int]:
         """Distance to zeroing in plies (sign as WDL, may be off by one, see chess.syzygy); None if unknown."""
+        return self._probe(self._tables.probe_dtz, board)
+
+    def _probe(self, probe, board: chess.Board) -> Optional[int]:
+        """One table probe, counted as a hit; failures are noted, never raised."""
         if not self.probable(board):
             return None
         try:
-            dtz = self._tables.probe_dtz(board)
+            value = probe(board)
         except _PROBE_FAILURES as exc:
             self._note_failure(exc)
             return None
         self.hits += 1
-        return dtz
+        return value
 
     def _note_failure(self, exc: Exception) -> None:
         if len(self.failures) < 10 and not isinstance(exc, chess.syzygy.MissingTableError):

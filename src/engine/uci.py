@@ -29,7 +29,7 @@ from .uci_output import Output
 from .uci_parse import GoCommand, UciSyntaxError, parse_go, parse_position
 from .uci_resources import BookSlot, TablebaseSlot
 from .uci_search import SearchJob, SearchRunner
-from .uci_time import pick_allocator
+from .timeman import allocate
 
 MAX_ECHO = 80  # characters of a bad line quoted back in an info string
 
@@ -87,7 +87,6 @@ class UciEngine:
         self.game = GameState(core.Position(), None, [])
         self.position_given = False
         self.runner = SearchRunner(out, self._stop_core, self._set_core_limits)
-        self.allocate, self.allocator_source = pick_allocator()
         self.books = BookSlot(self.say)
         self.tablebases = TablebaseSlot(self.say)
         self.pending: Dict[str, object] = {}   # core settings to apply once the search is idle
@@ -249,13 +248,13 @@ class UciEngine:
 
     def _start_search(self, go: GoCommand) -> None:
         task = GoTask(search=self.search, game=self.game, go=go, settings=self.settings(),
-                      out=self.out, runner=self.runner, allocate=self.allocate,
+                      out=self.out, runner=self.runner, allocate=allocate,
                       books=self.books, tablebases=self.tablebases, rng=self.rng)
         job = SearchJob(go)
         job.task = task
         if self.debug:
             given = {k: v for k, v in vars(go).items() if v not in (None, False, [])}
-            self.say(f"go {given} (time from {self.allocator_source})")
+            self.say(f"go {given} (time from engine.timeman)")
         work = task if self.search is not None else (lambda job: task.emergency_move())
         self.runner.start(job, work, task.emergency_move)
 
