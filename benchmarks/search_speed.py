@@ -24,7 +24,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src"))
 
-from engine import bench  # noqa: E402
+from engine.uci import bench  # noqa: E402
 
 REFERENCES = {
     "ethereal": ("/usr/games/ethereal-chess", r"NPS\s*:\s*(\d+)"),

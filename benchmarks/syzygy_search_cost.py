@@ -25,7 +25,7 @@ import chess.engine
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from engine.tablebase_bench import random_endgame  # noqa: E402
+from engine.tools.syzygy_bench import random_endgame  # noqa: E402
 
 SYZYGY = REPO.parent / "shared" / "data" / "syzygy"
 MATERIALS = ("KRPvKR", "KQvKRP", "KRvKBP", "KBPvKN", "KPPvKP", "KRvKNP")

@@ -1,8 +1,11 @@
 """Shared test helpers: where the shared data lies, and reference engines.
 
-A test that needs a Debian engine (fairymax, stockfish, ...) skips when it is
-missing locally, but CI (env CI=true) installs them, so there a missing
-engine is a failure, never a silent skip.
+A test that needs a Debian engine (fairymax, stockfish, ...) or the shared
+data skips when it is missing locally, but CI installs them, so there a
+missing one is a failure, never a silent skip. One rule, here only
+(`unavailable`): any non-empty CI variable (CI=true, CI=1) means CI.
+The tests' helper modules (uci_real_engine.py, ...) sit beside this file,
+which pytest puts on sys.path, so tests in every sub-folder import them.
 """
 import gzip
 import itertools
@@ -16,13 +19,21 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
 
 
+def running_in_ci() -> bool:
+    return bool(os.environ.get("CI"))
+
+
+def unavailable(message):
+    """Something a test needs is missing: a failure in CI, a skip elsewhere."""
+    if running_in_ci():
+        pytest.fail(message)
+    pytest.skip(message)
+
+
 def shared_data(*parts):
     path = SHARED_DATA.joinpath(*parts)
     if not path.exists():
-        message = f"shared test data missing: {path}"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        unavailable(f"shared test data missing: {path}")
     return path
 
 
@@ -30,10 +41,7 @@ def require_engine(name):
     """Absolute path of a reference engine binary from Debian (/usr/games)."""
     path = shutil.which(name) or shutil.which(name, path="/usr/games")
     if path is None:
-        message = f"reference engine {name!r} is not installed (apt-get install it)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        unavailable(f"reference engine {name!r} is not installed (apt-get install it)")
     return path
 
 

@@ -54,6 +54,9 @@ class FakeSearch:
     def set_option(self, name, value):
         pass
 
+    def set_tablebase(self, probe, probe_depth=1, probe_limit=7):
+        self.tablebase = (probe, probe_depth, probe_limit)
+
     # -- searching -------------------------------------------------------
     def stop(self):
         self._stop.set()

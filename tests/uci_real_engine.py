@@ -13,7 +13,6 @@ from pathlib import Path
 
 import chess
 import chess.engine
-import pytest
 
 import engine
 
@@ -30,18 +29,7 @@ def engine_env():
     return env
 
 
-def require_search():
-    """The end-to-end tests need the real search: fail in CI, skip while it is being written."""
-    from engine import _core
-    if not hasattr(_core, "Search"):
-        message = "engine._core has no Search yet (the native search is not built)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-
-
 def popen_uci(**kwargs):
-    require_search()
     return chess.engine.SimpleEngine.popen_uci(ENGINE_COMMAND, env=engine_env(), cwd=str(REPO), **kwargs)
 
 
@@ -49,7 +37,6 @@ class RawEngine:
     """The engine on a pipe; every stdout line is kept with its arrival time."""
 
     def __init__(self):
-        require_search()
         self.proc = subprocess.Popen(ENGINE_COMMAND, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, env=engine_env(), cwd=str(REPO))
         self.lines = queue.Queue()

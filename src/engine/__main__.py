@@ -11,13 +11,13 @@ import sys
 
 # subcommand -> (module, one-line help)
 SUBCOMMANDS = {
-    "uci": ("engine.uci", "speak UCI on stdin/stdout (the default)"),
-    "perft": ("engine.perft_cli", "count leaf nodes of the move tree (move generator check)"),
-    "bench": ("engine.bench", "search a fixed list of positions; prints the node signature"),
-    "match": ("engine.match.cli", "play a match between UCI/xboard engines"),
-    "epd": ("engine.epd_cli", "run an EPD test suite (bm/am, c0 points)"),
-    "book": ("engine.book_cli", "build or inspect Polyglot opening books"),
-    "tune": ("engine.tuning.cli", "fit the evaluation weights to labelled positions (Texel)"),
+    "uci": ("engine.uci.loop", "speak UCI on stdin/stdout (the default)"),
+    "perft": ("engine.tools.perft", "count leaf nodes of the move tree (move generator check)"),
+    "bench": ("engine.uci.bench", "search a fixed list of positions; prints the node signature"),
+    "match": ("engine.tools.match.cli", "play a match between UCI/xboard engines"),
+    "epd": ("engine.tools.epd", "run an EPD test suite (bm/am, c0 points)"),
+    "book": ("engine.tools.book", "build or inspect Polyglot opening books"),
+    "tune": ("engine.tools.tuning.cli", "fit the evaluation weights to labelled positions (Texel)"),
 }
 
 

@@ -1,5 +1,5 @@
 # C types of the native core. Every hot structure is a plain C struct; the
-# only Python-visible types are the cdef classes of api.pxi.
+# only Python-visible types are the cdef classes of core/position_api.pxi and core/search_api.pxi.
 #
 # Numbering follows python-chess so that tests compare directly:
 #   squares A1=0 ... H8=63 (sq = 8*rank + file)

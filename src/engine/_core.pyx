@@ -1,19 +1,20 @@
 # cython: language_level=3
-# The native core: one C compilation unit assembled from role-named parts, so
-# the C compiler can inline attack lookups into move generation and move
+# The native core: one C compilation unit assembled from the parts in core/,
+# so the C compiler can inline attack lookups into move generation and move
 # generation into search (see ../shared/DESIGN.md, "Why one compilation unit").
+# It knows nothing of the Python layers above it (docs/architecture.md).
 
-include "bitboard.pxi"    # bit tricks, attack tables, magic slider lookups
-include "position.pxi"    # Zobrist keys, make/unmake, attacks, draws
-include "movegen.pxi"     # legal move generation
-include "perft.pxi"       # perft with bulk counting
-include "fen.pxi"         # FEN in/out, UCI move text
-include "evaluate.pxi"    # tapered evaluation, incremental terms
-include "tt.pxi"          # transposition table
-include "movepick.pxi"    # staged move ordering, SEE
-include "search.pxi"      # iterative deepening, PVS, quiescence, pruning
-include "api.pxi"         # the Python-facing Position class
-include "search_api.pxi"  # the Python-facing Search class
+include "core/bitboard.pxi"      # bit tricks, attack tables, magic slider lookups
+include "core/position.pxi"      # Zobrist keys, make/unmake, attacks, draws
+include "core/movegen.pxi"       # legal move generation
+include "core/perft.pxi"         # perft with bulk counting
+include "core/fen.pxi"           # FEN in/out, UCI move text
+include "core/eval/evaluate.pxi" # tapered evaluation, incremental terms
+include "core/tt.pxi"            # transposition table
+include "core/movepick.pxi"      # staged move ordering, SEE
+include "core/search.pxi"        # iterative deepening, PVS, quiescence, pruning
+include "core/position_api.pxi"  # the Python-facing Position class
+include "core/search_api.pxi"    # the Python-facing Search class
 
 init_bitboards()
 init_zobrist()

@@ -1,0 +1,101 @@
+"""`vireo book build OUT.bin ...` and `vireo book probe [BOOK.bin] [--fen FEN]`."""
+from __future__ import annotations
+
+import os
+import sys
+
+import chess
+import chess.polyglot
+
+from engine.book.probe import DEFAULT_BOOK_PATH, BookError, OpeningBook
+from engine.book.build import BookBuildError, build_book
+
+
+def add_arguments(parser) -> None:
+    sub = parser.add_subparsers(dest="book_command", metavar="ACTION")
+
+    build = sub.add_parser("build", help="build a Polyglot book from PGN games and/or lichess opening TSVs",
+                           description="Weights: 2 points per win, 1 per draw or unknown result, for the "
+                                       "side that moved, summed over games; an opening-list line counts "
+                                       "as one drawn game.")
+    build.add_argument("out", metavar="OUT.bin", help="the book to write")
+    build.add_argument("--pgn", action="extend", nargs="+", default=[], metavar="FILE",
+                       help="PGN files (main lines only)")
+    build.add_argument("--tsv", action="extend", nargs="+", default=[], metavar="FILE",
+                       help="lichess chess-openings TSV files (columns eco, name, pgn)")
+    build.add_argument("--max-plies", type=int, default=None, metavar="N",
+                       help="use only the first N plies of each game or line")
+    build.add_argument("--min-games", type=int, default=1, metavar="N",
+                       help="leave out moves seen in fewer than N games or lines (default 1)")
+    build.add_argument("--verbose", action="store_true", help="list every skipped game or line")
+
+    probe = sub.add_parser("probe", help="list the book moves of a position",
+                           description="List the book moves of a position with their weights.")
+    probe.add_argument("book", metavar="BOOK.bin", nargs="?", default=str(DEFAULT_BOOK_PATH),
+                       help="the book (default: the book shipped with the engine)")
+    probe.add_argument("--fen", default=chess.STARTING_FEN, help="the position (default: the start position)")
+
+
+def run(args) -> int:
+    try:
+        if args.book_command == "build":
+            return _build(args)
+        if args.book_command == "probe":
+            return _probe(args)
+    except BrokenPipeError:
+        # The reader went away (`vireo book probe | head`): not an error. Point stdout
+        # at /dev/null so the interpreter's final flush does not complain either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    print("vireo book: say `build` or `probe` (see vireo book --help)", file=sys.stderr)
+    return 2
+
+
+def _build(args) -> int:
+    if not args.pgn and not args.tsv:
+        print("vireo book build: give at least one input (--pgn FILE or --tsv FILE)", file=sys.stderr)
+        return 2
+    if args.max_plies is not None and args.max_plies < 1:
+        print("vireo book build: --max-plies must be at least 1", file=sys.stderr)
+        return 2
+    if args.min_games < 1:
+        print("vireo book build: --min-games must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        count, builder = build_book(args.out, pgn_files=args.pgn, tsv_files=args.tsv,
+                                    max_plies=args.max_plies, min_games=args.min_games)
+    except BookBuildError as exc:
+        print(f"vireo book build: {exc}", file=sys.stderr)
+        return 1
+    for problem in builder.problems if args.verbose else builder.problems[:5]:
+        print(f"skipped: {problem}", file=sys.stderr)
+    if len(builder.problems) > 5 and not args.verbose:
+        print(f"... {len(builder.problems) - 5} more skipped (--verbose lists them)", file=sys.stderr)
+    print(f"{args.out}: {count} entries from {builder.lines_added} games/lines")
+    if count == 0:
+        print("vireo book build: the book is empty (no move passed the filters)", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _probe(args) -> int:
+    try:
+        board = chess.Board(args.fen)
+    except ValueError as exc:
+        print(f"vireo book probe: bad FEN {args.fen!r}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        with OpeningBook.open(args.book) as book:
+            moves = book.moves(board)
+            size = len(book)
+    except BookError as exc:
+        print(f"vireo book probe: {exc}", file=sys.stderr)
+        return 1
+    print(f"{args.book}: {size} entries; key {chess.polyglot.zobrist_hash(board):016x}")
+    if not moves:
+        print("no book moves for this position")
+        return 0
+    total = sum(m.weight for m in moves)
+    for m in moves:
+        print(f"{m.move.uci():7s} {board.san(m.move):8s} weight {m.weight:6d}  {100.0 * m.weight / total:5.1f}%")
+    return 0

@@ -1,4 +1,0 @@
-"""Texel tuning of the evaluation weights (see docs/tuning.md).
-
-Run `python -m engine.tuning --help`.
-"""

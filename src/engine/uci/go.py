@@ -1,0 +1,292 @@
+"""What one `go` does, in the worker thread: book, tablebases, search, strength.
+
+Order of business:
+  1. a book move, when OwnBook is on and the go is a game move (it has a
+     clock or a movetime, or is a ponder search): played at once;
+  2. at a root in the Syzygy tables: only the best-ranked moves are searched
+     and the tablebase score is reported instead of the evaluation;
+  3. the core's search with limits built from the go and the options;
+  4. with UCI_LimitStrength, a pick among the search's lines (strength.py).
+"""
+from __future__ import annotations
+
+import random
+import threading
+import time
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Tuple
+
+import chess
+
+from ..syzygy.tables import effective_limits
+from . import strength
+from .clock import clamp_to_clock
+from .output import Output, format_info, uci_score
+from .parse import GoCommand
+from .runner import BestMove, SearchJob, SearchRunner
+
+
+@dataclass(frozen=True)
+class GoSettings:
+    """The option values a search needs, copied at `go` time."""
+    multipv: int = 1
+    move_overhead: int = 20
+    show_wdl: bool = False
+    chess960: bool = False
+    limit_strength: bool = False
+    elo: int = strength.ELO_DEFAULT
+    own_book: bool = False
+    book_file: str = ""
+    book_depth: int = 20
+    book_mode: str = "weighted"
+    syzygy_path: str = ""
+    syzygy_probe_depth: int = 1
+    syzygy_probe_limit: int = 7
+    syzygy_50: bool = True
+
+
+@dataclass
+class GameState:
+    """The current `position`: the core's Position plus what python-chess needs to rebuild it."""
+    position: object                 # engine._core.Position, history pushed
+    root_fen: Optional[str]          # None: the standard start position
+    moves: List[str]
+
+    def board(self, chess960: bool) -> chess.Board:
+        """A python-chess board with the game history (for book and tablebase look-ups)."""
+        try:
+            board = chess.Board(self.root_fen or chess.STARTING_FEN, chess960=chess960)
+            for move in self.moves:
+                board.push(board.parse_uci(move) if move != "0000" else chess.Move.null())
+            return board
+        except ValueError:  # python-chess reads a move differently: keep the position, lose the history
+            return chess.Board(self.position.fen(shredder=chess960), chess960=chess960)
+
+
+class GoTask:
+    def __init__(self, *, search, game: GameState, go: GoCommand, settings: GoSettings,
+                 out: Output, runner: SearchRunner, allocate, books, tablebases,
+                 rng: Optional[random.Random] = None):
+        self.search = search
+        self.game = game
+        self.position = game.position
+        self.go = go
+        self.settings = settings
+        self.out = out
+        self.runner = runner
+        self.allocate = allocate
+        self.books = books
+        self.tablebases = tablebases
+        self.rng = rng or random.Random()
+        self.lines: Dict[int, dict] = {}           # last report per multipv line
+        self.tb_score: Optional[Tuple[str, int]] = None
+        self.tb_hits = 0
+        self.tables = None          # open Tablebases when SyzygyPath names some
+        self.ranking = None         # the root's tablebase ranking, when in the tables
+
+    # -- the worker ------------------------------------------------------
+
+    def __call__(self, job: SearchJob) -> BestMove:
+        if self._book_allowed():
+            picked = self._book_move()
+            if picked is not None:
+                return picked
+        searchmoves = self._checked_searchmoves()
+        searchmoves = self._tablebase_root(searchmoves)
+        plan = self._strength_plan()
+        limits, hard_ms = self._limits(searchmoves, plan)
+        self._configure_core(plan)
+
+        stop_requested, pending = self.runner.mark_core_started(job)
+        if stop_requested:
+            # stop came before the search began: still answer with a searched move
+            limits = {k: v for k, v in limits.items() if k in ("searchmoves",)}
+            limits["depth"] = 1
+            hard_ms = None
+        elif pending is not None:
+            # ponderhit came before the search began: its clock already runs
+            soft, hard, since = pending
+            spent = int((time.monotonic() - since) * 1000)
+            limits.pop("infinite", None)
+            limits["soft_ms"], limits["hard_ms"] = max(1, soft - spent), max(1, hard - spent)
+            hard_ms = limits["hard_ms"]
+        if hard_ms is not None:
+            self.runner.arm_watchdog(job, hard_ms)
+
+        best, ponder = self.search.go(self.position, limits, self._on_info)
+        if plan is not None and best is not None:
+            chosen = strength.choose_line(self.lines, plan, self.rng)
+            if chosen is not None and self.position.is_legal(chosen[0]):
+                best, ponder = chosen
+        return best, ponder
+
+    def emergency_move(self) -> BestMove:
+        """A legal move when the search itself failed (reported as an error)."""
+        moves = self.position.legal_moves()
+        return (moves[0] if moves else None), None
+
+    # -- limits ----------------------------------------------------------
+
+    def clock_limits(self) -> Optional[Tuple[int, int]]:
+        """(soft_ms, hard_ms) from the go's clock and movetime; None without either."""
+        go, s = self.go, self.settings
+        found = None
+        if go.has_clock():
+            # Plies since the game began (the FEN's move number counts, not just the moves sent).
+            game_ply = 2 * (self.position.fullmove_number - 1) + (0 if self.position.turn else 1)
+            soft, hard = self.allocate(go.wtime, go.btime, go.winc, go.binc, go.movestogo,
+                                       self.position.turn, s.move_overhead, game_ply)
+            found = clamp_to_clock(int(soft), int(hard), go.wtime if self.position.turn else go.btime,
+                                   s.move_overhead)
+        if go.movetime is not None:
+            # movetime is what the GUI allows: keep the overhead back, as with a clock
+            budget = max(1, go.movetime - min(s.move_overhead, go.movetime // 2))
+            found = (budget, budget) if found is None else (min(found[0], budget), min(found[1], budget))
+        return found
+
+    def _limits(self, searchmoves: List[str], plan) -> Tuple[dict, Optional[int]]:
+        go = self.go
+        limits: dict = {"multipv": self.settings.multipv}
+        for key in ("depth", "nodes", "mate"):
+            if getattr(go, key) is not None:
+                limits[key] = getattr(go, key)
+        if searchmoves:
+            limits["searchmoves"] = searchmoves
+        hard_ms = None
+        if go.infinite or go.ponder:
+            if not any(k in limits for k in ("depth", "nodes", "mate")):
+                limits["infinite"] = True  # ends only on stop (or on ponderhit's new limits)
+        else:
+            clock = self.clock_limits()
+            if clock is not None:
+                limits["soft_ms"], limits["hard_ms"] = clock
+                hard_ms = clock[1]
+        if plan is not None:
+            limits["nodes"] = min(limits.get("nodes", plan.nodes), plan.nodes)
+            limits["multipv"] = max(limits["multipv"], plan.multipv)
+            limits.pop("infinite", None)  # the node budget ends the search; bestmove still waits
+        return limits, hard_ms
+
+    def _strength_plan(self):
+        if not self.settings.limit_strength or self.go.infinite:
+            return None  # analysis (go infinite) always runs at full strength
+        plan = strength.plan_for(self.settings.elo)
+        self.out.info_string(f"UCI_LimitStrength: Elo {plan.elo}, {plan.nodes} nodes, "
+                             f"{plan.multipv} lines, temperature {plan.temperature:.0f} cp")
+        return plan
+
+    def _checked_searchmoves(self) -> List[str]:
+        legal, wrong = [], []
+        for move in self.go.searchmoves:
+            (legal if self.position.is_legal(move) else wrong).append(move)
+        if wrong:
+            self.out.info_string(f"searchmoves: ignored illegal or malformed {' '.join(wrong)}")
+        if self.go.searchmoves and not legal:
+            self.out.info_string("searchmoves: no legal move left, searching all moves")
+        return legal
+
+    # -- book ------------------------------------------------------------
+
+    def _book_allowed(self) -> bool:
+        go = self.go
+        game_move = go.has_clock() or go.movetime is not None or go.ponder
+        return (self.settings.own_book and game_move and not go.infinite
+                and go.mate is None and not go.searchmoves)
+
+    def _book_move(self) -> Optional[BestMove]:
+        s = self.settings
+        book = self.books.get(s.book_file, s.book_depth)
+        if book is None:
+            return None
+        board = self.game.board(s.chess960)
+        move = book.pick(board, s.book_mode, self.rng)
+        if move is None:
+            return None
+        best = board.uci(move, chess960=s.chess960)
+        if not self.position.is_legal(best):
+            self.out.info_string(f"book move {best} rejected: not legal here")
+            return None
+        board.push(move)
+        reply = book.pick(board, "best", self.rng)
+        ponder = board.uci(reply, chess960=s.chess960) if reply is not None else None
+        self.out.info_string(f"book move {best} ({s.book_mode}, {book.path.name})")
+        return best, ponder
+
+    # -- tablebases ------------------------------------------------------
+
+    def _tablebase_root(self, searchmoves: List[str]) -> List[str]:
+        s = self.settings
+        if not s.syzygy_path or s.syzygy_probe_limit == 0:
+            return searchmoves
+        tables = self.tables = self.tablebases.get(s.syzygy_path)
+        if tables is None:
+            return searchmoves
+        board = self.game.board(s.chess960)
+        if not tables.probable(board, s.syzygy_probe_limit):
+            return searchmoves
+        hits_before = tables.hits
+        ranking = self.ranking = tables.rank_root_moves(board, s.syzygy_50,
+                                                        probe_limit=s.syzygy_probe_limit)
+        self.tb_hits = tables.hits - hits_before
+        if not ranking:
+            return searchmoves
+        kind, value = uci_score(ranking.score).split()
+        self.tb_score = (kind, int(value))
+        best = [m.uci() for m in ranking.best_moves()]
+        restricted = [m for m in searchmoves if m in best] if searchmoves else best
+        if searchmoves and not restricted:
+            restricted = searchmoves  # the user's choice wins over the tables
+        self.out.info_string(f"tablebase root: score {kind} {value}, searching "
+                             f"{len(restricted)} of {len(list(board.legal_moves))} moves")
+        return restricted
+
+    # -- the core's own settings for this search ----------------------------
+
+    def _configure_core(self, plan) -> None:
+        """Tablebase probes inside the search, and the strength setting, before go."""
+        search = self.search
+        search.set_option("skill_elo", plan.elo if plan is not None else None)
+        tables, s = self.tables, self.settings
+        if tables is None or s.syzygy_probe_limit == 0 or (self.ranking and not self.ranking.probe_in_search()):
+            search.set_tablebase(None)
+            return
+        cardinality, probe_depth = effective_limits(s.syzygy_probe_limit, s.syzygy_probe_depth,
+                                                    tables.max_pieces)
+        search.set_tablebase(_search_probe(tables, s.syzygy_50), probe_depth=probe_depth,
+                             probe_limit=cardinality)
+
+    # -- reports ---------------------------------------------------------
+
+    def _on_info(self, info: dict) -> None:
+        try:
+            if "score" in info:
+                if self.tb_score is not None and info["score"][0] == "cp":
+                    info = dict(info, score=self.tb_score, bound=None)
+                if self.tb_hits:
+                    info = dict(info, tbhits=int(info.get("tbhits") or 0) + self.tb_hits)
+                line_number = int(info.get("multipv") or 1)
+                if info.get("pv"):
+                    self.lines[line_number] = info
+                if line_number > self.settings.multipv:
+                    return  # an extra line of UCI_LimitStrength's choice: not asked for by the GUI
+            self.out.send(format_info(info, self.settings.show_wdl))
+        except Exception as exc:  # a report must never break the search
+            self.out.info_string(f"error: bad search report ({type(exc).__name__}: {exc})")
+
+
+def _search_probe(tables, rule50: bool):
+    """probe(fen) -> WDL for the core's in-search probes (called with the GIL).
+
+    Without the 50-move rule a cursed win is a win (and a blessed loss a loss).
+    The lock keeps Lazy SMP helpers from entering python-chess's reader at once.
+    """
+    lock = threading.Lock()
+
+    def probe(fen: str):
+        with lock:
+            wdl = tables.probe_wdl(chess.Board(fen))  # no castling in the tables: plain FEN is fine
+        if wdl is None or rule50:
+            return wdl
+        return 2 if wdl > 0 else -2 if wdl < 0 else 0
+
+    return probe
