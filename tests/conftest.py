@@ -11,6 +11,7 @@ import gzip
 import itertools
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -42,6 +43,30 @@ def require_engine(name):
     path = shutil.which(name) or shutil.which(name, path="/usr/games")
     if path is None:
         unavailable(f"reference engine {name!r} is not installed (apt-get install it)")
+    return path
+
+
+def require_program(name, package):
+    """Absolute path of a program from a Debian package (Xvfb, xdotool, xboard, ...)."""
+    path = shutil.which(name) or shutil.which(name, path="/usr/games")
+    if path is None:
+        message = f"{name} is not installed (apt-get install {package}, or run tests/gui/setup.sh as root)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
+
+
+def gui_path():
+    """PATH for a GUI that starts `vireo` by name, as a user's does: the scripts
+    folder of this Python (where `pip install -e .` put `vireo`), Debian's
+    /usr/games, then the rest."""
+    path = os.pathsep.join([os.path.dirname(sys.executable), "/usr/games", os.environ.get("PATH", "")])
+    if shutil.which("vireo", path=path) is None:
+        message = "the `vireo` command is not installed (pip install -e .)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
     return path
 
 
