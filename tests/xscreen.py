@@ -48,6 +48,9 @@ class Screen:
     def resize(self, window, width, height):
         self._xdotool("windowsize", window, str(width), str(height))
 
+    def move(self, window, x, y):
+        self._xdotool("windowmove", window, str(x), str(y))
+
     def keys(self, window, *keys):
         """Focus the window (there is no window manager to do it), then press the keys."""
         self._xdotool("windowfocus", "--sync", window)
