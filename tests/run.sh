@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite from a fresh machine with only Python and apt:
 # installs the Debian reference engines the end-to-end tests play against
-# (when run as root and they are missing), builds and installs Vireo with its
-# test extra, then runs pytest. Arguments go to pytest.
+# (when run as root and they are missing), sets up what the GUI tests need
+# (tests/gui/setup.sh), builds and installs Vireo with its test extra, then
+# runs pytest. Arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,6 +20,10 @@ if [ -n "$missing" ]; then
         echo "tests/run.sh: reference engines missing:$missing (apt-get install them; tests that need them will skip)" >&2
     fi
 fi
+
+# The GUI tests' virtual screen, xboard and a cached Cute Chess build.
+VIREO_CUTECHESS_DIR=$(bash tests/gui/setup.sh)
+export VIREO_CUTECHESS_DIR
 
 python3 -m pip install -q -e '.[test]'
 python3 -m pytest "$@"
