@@ -19,7 +19,7 @@ from cutechess_build import require_cutechess
 from gui_games import check_finished_game, read_games
 from xscreen import gui_process, virtual_screen
 
-SCREEN = (1600, 1000)
+SCREEN = (1920, 1080)
 VIREO_ENTRY = next(e for e in json.loads((REPO / "uci" / "engines.json").read_text()) if e["name"] == "Vireo")
 # Opponents from Debian: Fairy-Max (xboard protocol) for standard chess,
 # Stockfish (UCI, declares UCI_Chess960) for Fischer Random.
@@ -91,12 +91,17 @@ def test_cutechess_gui_plays_a_game_with_vireo(tmp_path, variant):
         with gui_process([gui], env, tmp_path / "gui.log"), screen.shot_on_failure(f"cutechess-{variant}"):
             window = screen.find_window("^Human vs Human")     # the empty game Cute Chess opens with
             screen.resize(window, *SCREEN)
+            # For the screenshots only: the splitters between board, move list and evaluation
+            # panels (where Cute Chess 1.5.1 puts them on this screen) moved left, so the
+            # panels show Vireo's score and PV.
+            screen.drag(1396, 600, 1000)
+            screen.drag(1661, 600, 1330)
             screen.keys(window, "ctrl+n")
             dialog = screen.find_window("^New Game$")
             screen.keys(dialog, *new_game_keys(vireo_index, opponent_index))
             opponent = OPPONENTS[variant]["name"]
             assert screen.find_window(f"^Vireo vs {opponent}", timeout=30) == window
-            time.sleep(10)
+            time.sleep(5)
             screen.screenshot(f"cutechess-{variant}-playing")
             title = wait_for_result(screen, window, timeout=240)
             time.sleep(1)   # the PGN is written just after the title changes

@@ -51,6 +51,14 @@ class Screen:
     def move(self, window, x, y):
         self._xdotool("windowmove", window, str(x), str(y))
 
+    def drag(self, x1, y, x2):
+        """Drags with the mouse along a row, from x1 to x2 (a splitter, say)."""
+        self._xdotool("mousemove", "--sync", str(x1), str(y), "mousedown", "1")
+        for x in (x1 + (x2 - x1) // 2, x2):    # a few motion events; each one relays the window out
+            self._xdotool("mousemove", str(x), str(y))
+            time.sleep(0.3)
+        self._xdotool("mouseup", "1")
+
     def keys(self, window, *keys):
         """Focus the window (there is no window manager to do it), then press the keys."""
         self._xdotool("windowfocus", "--sync", window)
