@@ -53,7 +53,9 @@ class Screen:
 
     def drag(self, x1, y, x2):
         """Drags with the mouse along a row, from x1 to x2 (a splitter, say)."""
-        self._xdotool("mousemove", "--sync", str(x1), str(y), "mousedown", "1")
+        self._xdotool("mousemove", str(x1), str(y))
+        time.sleep(0.3)
+        self._xdotool("mousedown", "1")
         for x in (x1 + (x2 - x1) // 2, x2):    # a few motion events; each one relays the window out
             self._xdotool("mousemove", str(x), str(y))
             time.sleep(0.3)
@@ -76,6 +78,7 @@ class Screen:
     @contextlib.contextmanager
     def shot_on_failure(self, name):
         """A screenshot NAME-failed.png of what the screen showed when the block failed."""
+        (ARTIFACTS / f"{name}-failed.png").unlink(missing_ok=True)     # not one from an earlier run
         try:
             yield
         except BaseException:
