@@ -50,10 +50,7 @@ def require_program(name, package):
     """Absolute path of a program from a Debian package (Xvfb, xdotool, xboard, ...)."""
     path = shutil.which(name) or shutil.which(name, path="/usr/games")
     if path is None:
-        message = f"{name} is not installed (apt-get install {package}, or run tests/gui/setup.sh as root)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        unavailable(f"{name} is not installed (apt-get install {package}, or run tests/gui/setup.sh as root)")
     return path
 
 
@@ -63,10 +60,7 @@ def gui_path():
     /usr/games, then the rest."""
     path = os.pathsep.join([os.path.dirname(sys.executable), "/usr/games", os.environ.get("PATH", "")])
     if shutil.which("vireo", path=path) is None:
-        message = "the `vireo` command is not installed (pip install -e .)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        unavailable("the `vireo` command is not installed (pip install -e .)")
     return path
 
 

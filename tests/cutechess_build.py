@@ -4,7 +4,7 @@ need it skip locally and fail in CI, like a missing reference engine."""
 import os
 from pathlib import Path
 
-import pytest
+from conftest import unavailable
 
 CACHES = (Path("/var/cache/vireo/cutechess"), Path.home() / ".cache" / "vireo" / "cutechess")
 
@@ -15,7 +15,4 @@ def require_cutechess(program):
     for folder in folders + list(CACHES):
         if os.access(folder / program, os.X_OK):
             return str(folder / program)
-    message = f"{program} is not built (bash tests/gui/setup.sh builds it)"
-    if os.environ.get("CI"):
-        pytest.fail(message)
-    pytest.skip(message)
+    unavailable(f"{program} is not built (bash tests/gui/setup.sh builds it)")
