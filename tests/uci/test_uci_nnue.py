@@ -39,6 +39,8 @@ def raw_session(*lines):
         engine.handshake()
         for line in lines:
             engine.send(line)
+        if any(line.startswith("go") for line in lines):
+            engine.expect("bestmove", timeout=60)     # the search answers asynchronously
         engine.send("isready")
         engine.expect("readyok", timeout=30)
         return [line for _, line in engine.seen]
