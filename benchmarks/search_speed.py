@@ -4,6 +4,10 @@ what a second thread brings (time to depth).
     python benchmarks/search_speed.py                 # nps: vireo vs ethereal vs stockfish
     python benchmarks/search_speed.py --rounds 5      # more rounds (medians are reported)
     python benchmarks/search_speed.py --threads 2 --depth 14   # time to depth, 1 vs 2 threads
+    python benchmarks/search_speed.py --stockfish /work/refbuild/stockfish15.1 \
+        --ethereal /work/refbuild/ethereal12 --nnue net256.nnue --nnue net128.nnue
+        # native reference builds (../shared/references/build.sh), and Vireo's
+        # bench also with each network (NNUE) beside the classical evaluation
 
 Each round runs the three benches one after another, so that a machine shared
 with other work slows all of them alike; the ratio is taken per round and the
@@ -38,33 +42,42 @@ def reference_nps(path: str, pattern: str):
     return int(match.group(1)) if match else None
 
 
-def vireo_nps(depth: int):
-    nodes, seconds, _ = bench.run_bench(depth=depth)
+def vireo_nps(depth: int, nnue_file=None):
+    nodes, seconds, _ = bench.run_bench(depth=depth, nnue_file=nnue_file)
     return int(nodes / seconds), nodes
 
 
-def measure_nps(rounds: int, depth: int) -> None:
-    refs = {name: path for name, (path, _) in REFERENCES.items()
-            if shutil.which(path) or os.path.exists(path)}
-    rows = {"vireo": []}
+def measure_nps(rounds: int, depth: int, paths=None, networks=()) -> None:
+    paths = dict(paths or {})
+    refs = {name: paths.get(name) or path for name, (path, _) in REFERENCES.items()}
+    refs = {name: path for name, path in refs.items() if shutil.which(path) or os.path.exists(path)}
+    vireos = {"vireo": None}
+    vireos.update({f"vireo-nnue:{os.path.basename(f)}": f for f in networks})
+    rows = {name: [] for name in vireos}
     rows.update({name: [] for name in refs})
     for r in range(rounds):
-        nps, nodes = vireo_nps(depth)
-        rows["vireo"].append(nps)
-        line = f"round {r + 1}: vireo {nps:,} nps ({nodes:,} nodes, depth {depth})"
+        line = f"round {r + 1}:"
+        for name, network in vireos.items():
+            nps, nodes = vireo_nps(depth, network)
+            rows[name].append(nps)
+            line += f"  {name} {nps:,} nps ({nodes:,} nodes, depth {depth})"
         for name in refs:
             value = reference_nps(refs[name], REFERENCES[name][1])
             rows[name].append(value)
             line += f"  {name} {value:,} nps" if value else f"  {name} ?"
         print(line, flush=True)
     print()
-    print(f"median vireo nps: {statistics.median(rows['vireo']):,.0f}")
-    for name in refs:
-        ratios = [v / x for v, x in zip(rows["vireo"], rows[name]) if x]
-        if ratios:
-            print(f"median {name} nps: {statistics.median([x for x in rows[name] if x]):,.0f}   "
-                  f"vireo/{name}: {statistics.median(ratios):.2f} (per-round ratios "
-                  f"{', '.join(f'{x:.2f}' for x in ratios)})")
+    for mine in vireos:
+        print(f"median {mine} nps: {statistics.median(rows[mine]):,.0f}")
+    for other in [name for name in vireos if name != "vireo"] + list(refs):
+        for mine in vireos:
+            if mine == other or (mine != "vireo" and other in vireos):
+                continue
+            ratios = [v / x for v, x in zip(rows[mine], rows[other]) if x]
+            if ratios:
+                print(f"{mine}/{other}: {statistics.median(ratios):.2f} (per-round ratios "
+                      f"{', '.join(f'{x:.2f}' for x in ratios)}; {other} median "
+                      f"{statistics.median([x for x in rows[other] if x]):,.0f} nps)")
 
 
 def time_to_depth(threads: int, depth: int, hash_mb: int):
@@ -115,11 +128,16 @@ def main(argv=None) -> int:
     parser.add_argument("--threads", type=int, default=None,
                         help="measure time to depth with this many threads against one")
     parser.add_argument("--hash", type=int, default=64, help="MB for --threads runs")
+    parser.add_argument("--stockfish", help="Stockfish binary (default: Debian's /usr/games/stockfish)")
+    parser.add_argument("--ethereal", help="Ethereal binary (default: Debian's /usr/games/ethereal-chess)")
+    parser.add_argument("--nnue", action="append", default=[], metavar="FILE",
+                        help="also bench Vireo with this network (repeatable)")
     args = parser.parse_args(argv)
     if args.threads:
         measure_threads(args.threads, args.depth or bench.DEFAULT_DEPTH + 1, args.hash, args.rounds)
     else:
-        measure_nps(args.rounds, args.depth or bench.DEFAULT_DEPTH)
+        measure_nps(args.rounds, args.depth or bench.DEFAULT_DEPTH,
+                    {"stockfish": args.stockfish, "ethereal": args.ethereal}, args.nnue)
     return 0
 
 

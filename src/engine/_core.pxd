@@ -36,6 +36,35 @@ cdef struct StateInfo:
     uint8_t captured     # piece code captured by the move that led here (0 = none)
     Move move            # the move that led here (MOVE_NONE at the root of the game)
 
+# NNUE accumulators (core/nnue/accumulator.pxi). A stack of them follows the
+# search: slot i holds the accumulator of the state at st[base + i], valid
+# when `computed`; do_move records in the next slot which features changed
+# (delta), so a slot is brought up to date from its nearest computed parent
+# only when an evaluation needs it.
+cdef enum:
+    NNUE_SLOTS = MAX_PLY + 16
+
+cdef struct NnueDelta:
+    uint8_t n_add           # features added (0..2), removed (0..2) per perspective
+    uint8_t n_sub
+    uint8_t add_pc[2]       # piece codes and squares of the added pieces
+    uint8_t add_sq[2]
+    uint8_t sub_pc[2]       # ... and of the removed ones
+    uint8_t sub_sq[2]
+    uint8_t refresh         # the feature set demands a full refresh (king buckets, later)
+
+cdef struct NnueSlot:
+    int16_t *acc            # 2 * H int16: white's perspective, then black's (64-byte aligned)
+    int computed
+    NnueDelta delta
+
+cdef struct NnueStack:
+    int base                # pos.sp of slot 0
+    int hidden              # H that acc memory was sized for (0 = none yet)
+    long long generation    # network generation the computed slots belong to
+    int16_t *memory         # NNUE_SLOTS * 2 * H int16, 64-byte aligned
+    NnueSlot slots[NNUE_SLOTS]
+
 cdef struct Pos:
     u64 by_type[7]       # by piece type; by_type[0] = all occupied squares
     u64 by_color[2]
@@ -49,6 +78,8 @@ cdef struct Pos:
     uint8_t castle_mask[64]  # castle rights kept when a move touches this square
     int32_t psq[2]       # incremental material + piece-square score (mg, eg), white's view
     int32_t phase        # game phase from non-pawn material (24 = opening)
+    NnueStack *nnue      # accumulators kept in step with make/unmake; NULL = not
+                         # in use (classical evaluation: do_move pays one branch)
     int sp               # index of the current StateInfo
     StateInfo st[MAX_STATES]
 

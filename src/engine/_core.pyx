@@ -10,6 +10,9 @@ include "core/movegen.pxi"       # legal move generation
 include "core/perft.pxi"         # perft with bulk counting
 include "core/fen.pxi"           # FEN in/out, UCI move text
 include "core/eval/evaluate.pxi" # tapered evaluation, incremental terms
+include "core/nnue/network.pxi"     # the loaded network (file checks, aligned C memory)
+include "core/nnue/accumulator.pxi" # accumulator stack kept in step with make/unmake
+include "core/nnue/infer.pxi"       # the integer output layer; eval_for_search picks NNUE or classical
 include "core/tt.pxi"            # transposition table
 include "core/movepick.pxi"      # staged move ordering, SEE
 include "core/search.pxi"        # iterative deepening, PVS, quiescence, pruning
@@ -19,3 +22,4 @@ include "core/search_api.pxi"    # the Python-facing Search class
 init_bitboards()
 init_zobrist()
 init_eval()               # before any position is built: psq is incremental
+init_nnue()

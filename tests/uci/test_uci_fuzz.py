@@ -20,7 +20,7 @@ LINES = 3000
 OPTION_NAMES = ["Hash", "hash", "Clear Hash", "Threads", "MultiPV", "multipv", "Ponder", "Move Overhead",
                 "UCI_Chess960", "UCI_ShowWDL", "UCI_LimitStrength", "UCI_Elo", "OwnBook", "BookFile",
                 "BookDepth", "BookMode", "SyzygyPath", "SyzygyProbeDepth", "SyzygyProbeLimit",
-                "Syzygy50MoveRule", "NoSuchOption", "", "Hash Hash"]
+                "Syzygy50MoveRule", "EvalFile", "Use NNUE", "NoSuchOption", "", "Hash Hash"]
 # Known output line starts: protocol lines and the text of the d/eval/perft/help extensions.
 OUTPUT_STARTS = ("id ", "option ", "uciok", "readyok", "info ", "bestmove ", " +", " |", "   a", "Fen: ",
                  "Key: ", "Side to move", "Chess960: ", "Nodes searched", "Evaluation terms", "  ",

@@ -24,12 +24,14 @@ def test_declarations_use_the_usual_casing():
     for expected in ("Hash", "Clear Hash", "Threads", "MultiPV", "Ponder", "Move Overhead",
                      "UCI_Chess960", "UCI_ShowWDL", "UCI_LimitStrength", "UCI_Elo", "OwnBook",
                      "BookFile", "BookDepth", "BookMode", "SyzygyPath", "SyzygyProbeDepth",
-                     "SyzygyProbeLimit", "Syzygy50MoveRule"):
+                     "SyzygyProbeLimit", "Syzygy50MoveRule", "EvalFile", "Use NNUE"):
         assert expected in names
     assert "option name Hash type spin default 16 min 1 max 65536" in lines
     assert "option name BookMode type combo default weighted var best var weighted" in lines
     assert "option name SyzygyPath type string default <empty>" in lines
     assert "option name Clear Hash type button" in lines
+    assert "option name EvalFile type string default <empty>" in lines
+    assert "option name Use NNUE type check default false" in lines
 
 
 def test_names_match_case_insensitively_and_values_are_typed():

@@ -178,6 +178,9 @@ cdef int set_fen(Pos *target, object fen, bint chess960) except -1:
         pos.st[0].checkers = attackers_to(pos, king_sq(pos, pos.side), pos.by_type[0]) \
             & pos.by_color[pos.side ^ 1]
         compute_keys(pos)
+        pos.nnue = target.nnue          # the target keeps its accumulators, all stale now
+        if pos.nnue != NULL:
+            nnue_invalidate(pos.nnue, 0)
         memcpy(target, pos, sizeof(StateInfo) + <size_t>(<char *>&pos.st[0] - <char *>pos))
     finally:
         free(pos)

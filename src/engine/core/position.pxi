@@ -200,6 +200,8 @@ cdef void do_move(Pos *pos, Move m) noexcept nogil:
     if us == BLACK:
         pos.fullmove += 1
     st.checkers = attackers_to(pos, king_sq(pos, them), pos.by_type[0]) & pos.by_color[us]
+    if pos.nnue != NULL:        # NNUE in use: note the changed features
+        nnue_record_move(pos, m, pc, captured)
 
 cdef void undo_move(Pos *pos, Move m) noexcept nogil:
     cdef StateInfo *st = &pos.st[pos.sp]
@@ -242,6 +244,8 @@ cdef void do_null_move(Pos *pos) noexcept nogil:
     st.captured = 0
     st.move = MOVE_NULL
     pos.side ^= 1
+    if pos.nnue != NULL:
+        nnue_record_null(pos)
 
 cdef void undo_null_move(Pos *pos) noexcept nogil:
     pos.sp -= 1

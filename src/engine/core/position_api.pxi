@@ -8,14 +8,19 @@ cdef class Position:
     Moves are UCI strings; in Chess960 mode castling is king-takes-rook.
     """
     cdef Pos *pos
+    cdef NnueStack *stack     # accumulators, from the first nnue_eval() on
 
     def __cinit__(self):
         self.pos = <Pos *>malloc(sizeof(Pos))
         if self.pos == NULL:
             raise MemoryError()
         clear_position(self.pos)
+        self.stack = NULL
 
     def __dealloc__(self):
+        if self.stack != NULL:
+            nnue_stack_free(self.stack)
+            free(self.stack)
         free(self.pos)
 
     def __init__(self, fen=None, chess960=False):
@@ -32,7 +37,58 @@ cdef class Position:
     def copy(self):
         cdef Position other = Position.__new__(Position)
         memcpy(other.pos, self.pos, sizeof(Pos))
+        other.pos.nnue = NULL     # the accumulators stay with self
         return other
+
+    # -- NNUE (core/nnue/) ---------------------------------------------------
+
+    def nnue_eval(self):
+        """The loaded network's evaluation (centipawns, side to move), from
+        accumulators kept incrementally across push/pop (as in the search).
+        ValueError when no network is loaded."""
+        if NNUE_NET == NULL:
+            raise ValueError("no network is loaded")
+        if self.stack == NULL:
+            self.stack = <NnueStack *>calloc(1, sizeof(NnueStack))
+            if self.stack == NULL:
+                raise MemoryError()
+        if self.stack.generation != NNUE_NET.generation or self.stack.hidden != NNUE_NET.hidden:
+            if nnue_stack_fit(self.stack, NNUE_NET, self.pos.sp) != 0:
+                raise MemoryError("cannot allocate the NNUE accumulators")
+        self.pos.nnue = self.stack
+        return nnue_evaluate(self.pos)
+
+    def nnue_eval_full(self):
+        """The same evaluation from a full refresh (the oracle for nnue_eval)."""
+        cdef int16_t *scratch
+        cdef int64_t value
+        if NNUE_NET == NULL:
+            raise ValueError("no network is loaded")
+        scratch = <int16_t *>malloc(2 * NNUE_NET.hidden * sizeof(int16_t))
+        if scratch == NULL:
+            raise MemoryError()
+        value = nnue_evaluate_full(self.pos, scratch)
+        free(scratch)
+        return value
+
+    def nnue_accumulators(self, full=False):
+        """The two accumulators [white's, black's] as lists of H ints, from
+        the incremental stack or (full=True) a fresh refresh (tests)."""
+        cdef int16_t *acc
+        cdef int h, p, j
+        self.nnue_eval()
+        h = NNUE_NET.hidden
+        if full:
+            acc = <int16_t *>malloc(2 * h * sizeof(int16_t))
+            if acc == NULL:
+                raise MemoryError()
+            nnue_refresh(self.pos, NNUE_NET, acc)
+        else:
+            acc = nnue_accumulator(self.pos, NNUE_NET)
+        result = [[acc[p * h + j] for j in range(h)] for p in range(2)]
+        if full:
+            free(acc)
+        return result
 
     def fen(self, shredder=False):
         return get_fen(self.pos, shredder)

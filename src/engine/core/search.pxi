@@ -141,6 +141,7 @@ cdef struct SearchShared:
     int tb_probe_depth
     int tb_probe_limit
     int currmove_after_ms   # report the root move being searched after this
+    int use_nnue            # evaluate with the loaded network (core/nnue/)
 
 cdef struct SearchThread:
     Pos pos
@@ -163,6 +164,7 @@ cdef struct SearchThread:
     int best_move_changes
     SearchShared *sh
     Histories hist
+    NnueStack nnue          # this thread's accumulators (memory only once NNUE is used)
 
 # ---------------------------------------------------------------- helpers
 
@@ -360,7 +362,7 @@ cdef int search(SearchThread *t, SStack *ss, int alpha, int beta, int depth, bin
         if is_draw(pos, ply):
             return VALUE_DRAW
         if ply >= MAX_PLY - 2:
-            return clamp_eval(evaluate(pos)) if not in_check else VALUE_DRAW
+            return clamp_eval(eval_for_search(pos)) if not in_check else VALUE_DRAW
         # Step 4. Mate distance pruning: no line can beat a shorter mate.
         if alpha < mated_in(ply):
             alpha = mated_in(ply)
@@ -428,7 +430,7 @@ cdef int search(SearchThread *t, SStack *ss, int alpha, int beta, int depth, bin
         if tt_hit and tte.eval != VALUE_NONE:
             ss.static_eval = eval = tte.eval
         else:
-            ss.static_eval = eval = clamp_eval(evaluate(pos))
+            ss.static_eval = eval = clamp_eval(eval_for_search(pos))
             if not tt_hit:
                 tt_store(&sh.tt, key, DEPTH_EVAL_ONLY, VALUE_NONE, eval, MOVE_NONE, BOUND_NONE, ss.tt_pv)
         if tt_score != VALUE_NONE and (tte.bound & (BOUND_LOWER if tt_score > eval else BOUND_UPPER)):
@@ -716,7 +718,7 @@ cdef int qsearch(SearchThread *t, SStack *ss, int alpha, int beta) noexcept nogi
     if is_draw(pos, ply):
         return VALUE_DRAW
     if ply >= MAX_PLY - 2:
-        return clamp_eval(evaluate(pos)) if not in_check else VALUE_DRAW
+        return clamp_eval(eval_for_search(pos)) if not in_check else VALUE_DRAW
 
     # Step 2. Transposition table.
     key = pos.st[pos.sp].key
@@ -740,7 +742,7 @@ cdef int qsearch(SearchThread *t, SStack *ss, int alpha, int beta) noexcept nogi
         if tt_hit and tte.eval != VALUE_NONE:
             ss.static_eval = eval = tte.eval
         else:
-            ss.static_eval = eval = clamp_eval(evaluate(pos))
+            ss.static_eval = eval = clamp_eval(eval_for_search(pos))
         best_value = eval
         # The hash score refines the stand pat, but a mate score is the
         # value of a move, never of standing pat (it would also cut the PV).

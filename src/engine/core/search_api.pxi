@@ -59,6 +59,10 @@ cdef void prepare_thread(SearchThread *t, Pos *root, RootMove *moves, int count)
     cdef int i
     cdef SStack *s
     memcpy(&t.pos, root, <size_t>(<char *>&root.st[root.sp + 1] - <char *>root))
+    t.pos.nnue = NULL                   # never the root Position's accumulators
+    if t.sh.use_nnue:
+        t.pos.nnue = &t.nnue
+        nnue_invalidate(&t.nnue, t.pos.sp)
     for i in range(MAX_PLY + 10):
         s = &t.stack[i]
         s.ply = i - 4 if i >= 4 else 0
@@ -149,7 +153,7 @@ cdef class Search:
         self.thread_data = NULL
         self.nthreads = 0
         self._searching = False
-        self.options = {"skill_elo": None}
+        self.options = {"skill_elo": None, "use_nnue": False}
         self.sh.owner = <void *>self
         self.sh.multipv = 1
         self.sh.currmove_after_ms = CURRMOVE_AFTER_MS
@@ -162,6 +166,7 @@ cdef class Search:
         cdef int i
         if self.thread_data != NULL:
             for i in range(self.nthreads):
+                nnue_stack_free(&self.thread_data[i].nnue)
                 free(self.thread_data[i])
             free(self.thread_data)
         tt_free(&self.sh.tt)
@@ -220,6 +225,7 @@ cdef class Search:
                     free(fresh)
                     raise MemoryError(f"cannot allocate {count} search threads")
         for i in range(count, self.nthreads):
+            nnue_stack_free(&self.thread_data[i].nnue)
             free(self.thread_data[i])
         free(self.thread_data)
         self.thread_data = fresh
@@ -259,6 +265,16 @@ cdef class Search:
             if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
                 raise ValueError(f"skill_elo must be an integer or None, not {value!r}")
             self.options["skill_elo"] = value
+        elif name == "use_nnue":
+            # Evaluate with the loaded network (load_network) instead of the
+            # classical evaluation; go() refuses it while none is loaded.
+            if not isinstance(value, bool):
+                raise ValueError(f"use_nnue must be True or False, not {value!r}")
+            self._check_idle("set_option('use_nnue')")
+            if value and NNUE_NET == NULL:
+                raise ValueError("no network is loaded (load_network first)")
+            self.options["use_nnue"] = value
+            self.sh.use_nnue = 1 if value else 0
         else:
             raise ValueError(f"unknown core option {name!r}")
 
@@ -325,16 +341,31 @@ cdef class Search:
     def go(self, Position position not None, limits=None, on_info=None):
         """Search position (not changed) under limits; returns (best, ponder)
         as UCI strings. See docs/core-api.md for the limits and info dicts."""
+        global NNUE_BUSY
         self._check_idle("go")
         if on_info is not None and not callable(on_info):
             raise ValueError("on_info must be callable or None")
         lim = self._parse_limits(limits)
+        self._fit_nnue()
         self._searching = True      # from here on: no second go(), no resize
+        NNUE_BUSY += self.sh.use_nnue     # and no network swap under the search
         try:
             return self._go(position, lim, on_info)
         finally:
+            NNUE_BUSY -= self.sh.use_nnue
             self._searching = False
             self.on_info = None
+
+    cdef _fit_nnue(self):
+        """Size every thread's accumulators for the loaded network."""
+        cdef int i
+        if not self.sh.use_nnue:
+            return
+        if NNUE_NET == NULL:
+            raise ValueError("use_nnue is on but no network is loaded")
+        for i in range(self.nthreads):
+            if nnue_stack_fit(&self.thread_data[i].nnue, NNUE_NET, 0) != 0:
+                raise MemoryError("cannot allocate the NNUE accumulators")
 
     cdef object _go(self, Position position, dict lim, object on_info):
         cdef MoveList ml

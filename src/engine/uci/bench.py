@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 import time
 
+from .. import _core
 from .._core import Position, Search
 
 DEFAULT_DEPTH = 13
@@ -81,16 +82,23 @@ def add_arguments(parser) -> None:
                         help=f"search threads (default {DEFAULT_THREADS})")
     parser.add_argument("--quiet", action="store_true",
                         help="print only the summary lines")
+    parser.add_argument("--nnue", metavar="FILE", default=None,
+                        help="evaluate with this network file instead of the classical evaluation")
 
 
 def run_bench(depth: int = DEFAULT_DEPTH, hash_mb: int = DEFAULT_HASH_MB,
-              threads: int = DEFAULT_THREADS, report=None):
+              threads: int = DEFAULT_THREADS, report=None, nnue_file=None):
     """Search every bench position; returns (total nodes, elapsed seconds,
     [(fen, nodes, best move), ...]). report(index, fen, nodes, best) is
-    called after each position when given."""
+    called after each position when given. nnue_file: evaluate with that
+    network (ValueError when it cannot be loaded) instead of the classical
+    evaluation."""
     search = Search()
     search.set_hash(hash_mb)
     search.set_threads(threads)
+    if nnue_file is not None:
+        _core.load_network(nnue_file)
+        search.set_option("use_nnue", True)
     total = 0
     elapsed = 0.0
     rows = []
@@ -133,8 +141,8 @@ def run(args) -> int:
                   flush=True)
 
     try:
-        total, elapsed, _ = run_bench(depth, hash_mb, threads, report)
-    except MemoryError as exc:
+        total, elapsed, _ = run_bench(depth, hash_mb, threads, report, getattr(args, "nnue", None))
+    except (MemoryError, ValueError) as exc:
         print(f"vireo bench: {exc}", file=sys.stderr)
         return 2
     ms = max(1, int(elapsed * 1000))

@@ -75,8 +75,13 @@ class ExtraCommands:
         for name, value in terms.items():
             self.out.send(f"  {str(name):<{width}}  {_format_term(value)}")
         total = engine.search.evaluate(position)
-        self.out.send(f"Final evaluation: {total / 100:+.2f} (side to move: "
-                      f"{'white' if position.turn else 'black'})")
+        side = 'white' if position.turn else 'black'
+        self.out.send(f"Final evaluation: {total / 100:+.2f} (side to move: {side})")
+        info = engine.core.network_info()
+        if info is not None:
+            used = "used by the search" if engine.search.get_option("use_nnue") else "Use NNUE is off"
+            self.out.send(f"NNUE evaluation: {position.nnue_eval() / 100:+.2f} (side to move: {side}; "
+                          f"{info['path']}, {info['hidden']} neurons; {used})")
 
     def start_perft(self, depth: int) -> None:
         engine = self.engine

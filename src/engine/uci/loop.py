@@ -28,6 +28,7 @@ from .go import GameState, GoSettings, GoTask
 from .options import OptionError, build_option_table, parse_setoption
 from .output import Output
 from .parse import GoCommand, UciSyntaxError, parse_go, parse_position
+from .network import NetworkSlot
 from .resources import BookSlot, TablebaseSlot
 from .runner import SearchJob, SearchRunner
 from .timeman import allocate
@@ -86,6 +87,7 @@ class UciEngine:
         self.runner = SearchRunner(out, self._stop_core, self._set_core_limits)
         self.books = BookSlot(self.say)
         self.tablebases = TablebaseSlot(self.say)
+        self.network = NetworkSlot(self.say, core, self.search)
         self.pending: Dict[str, object] = {}   # core settings to apply once the search is idle
         self.extras = ExtraCommands(self)
         self.handlers: Dict[str, Callable[[list, str], Optional[bool]]] = {
@@ -275,7 +277,9 @@ class UciEngine:
             self.books.get(self.options["BookFile"], self.options["BookDepth"])
         elif key == "SyzygyPath":
             self.tablebases.get(new)
-        if self.runner.busy() and key in ("Hash", "Threads", "Clear Hash"):
+        elif key in ("EvalFile", "Use NNUE"):
+            self.pending["network"] = True
+        if self.runner.busy() and key in ("Hash", "Threads", "Clear Hash", "EvalFile", "Use NNUE"):
             self.say(f"{key} takes effect when the current search ends")
         self._apply_pending()
 
@@ -296,6 +300,12 @@ class UciEngine:
                 self.say(f"Threads {new} refused ({exc}); kept {old}")
         if pending.get("clear"):
             self.search.clear_hash()
+        if pending.get("network"):
+            # The network is the core's: it may only change while no search runs.
+            self.options.find("Use NNUE").value = self.network.apply(
+                self.options["EvalFile"], self.options["Use NNUE"])
+            loaded = self.network.loaded_option   # a file that failed is not kept as the value
+            self.options.find("EvalFile").value = loaded if loaded is not None else ""
 
     def _set_hash(self, old: int, new: int) -> None:
         limit = _memory_limit_mb()

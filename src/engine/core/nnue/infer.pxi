@@ -1,0 +1,94 @@
+# The output layer, in integers exactly as network_file.reference_eval:
+#   v(x) = clamp(x, 0, QA)
+#   CReLU:  s = sum v(us)*OW[:H] + sum v(them)*OW[H:]
+#   SCReLU: s = (sum v(us)^2*OW[:H] + sum v(them)^2*OW[H:]) / QA
+#   eval  = (s + OB) * SCALE / (QA * QB)       (C division: toward zero)
+# Each term fits int32 (v <= 32767, so v^2 < 2^30 before the int16 weight
+# is applied in int64); the sums run in int32 lanes when the network's
+# worst case allows it (sum_fits_int32, decided at load) and in int64
+# otherwise, and the last step in 128 bits, so no file can overflow it.
+
+cdef extern from *:
+    ctypedef long long i128 "__int128"
+
+cdef inline int32_t screlu_sum32(const int16_t *acc, const int16_t *w, int clip, int h) noexcept nogil:
+    cdef int j
+    cdef int32_t v, s = 0
+    for j in range(h):
+        v = acc[j]
+        v = 0 if v < 0 else (clip if v > clip else v)
+        s += v * v * w[j]
+    return s
+
+cdef inline int64_t screlu_sum64(const int16_t *acc, const int16_t *w, int clip, int h) noexcept nogil:
+    cdef int j
+    cdef int32_t v
+    cdef int64_t s = 0
+    for j in range(h):
+        v = acc[j]
+        v = 0 if v < 0 else (clip if v > clip else v)
+        s += <int64_t>(v * v) * w[j]
+    return s
+
+cdef inline int32_t crelu_sum32(const int16_t *acc, const int16_t *w, int clip, int h) noexcept nogil:
+    cdef int j
+    cdef int32_t v, s = 0
+    for j in range(h):
+        v = acc[j]
+        v = 0 if v < 0 else (clip if v > clip else v)
+        s += v * w[j]
+    return s
+
+cdef inline int64_t crelu_sum64(const int16_t *acc, const int16_t *w, int clip, int h) noexcept nogil:
+    cdef int j
+    cdef int32_t v
+    cdef int64_t s = 0
+    for j in range(h):
+        v = acc[j]
+        v = 0 if v < 0 else (clip if v > clip else v)
+        s += <int64_t>(v * w[j])
+    return s
+
+cdef int64_t nnue_output(const NnueNet *net, const int16_t *acc, int side) noexcept nogil:
+    """The network's output (centipawns, side to move) from both accumulators."""
+    cdef int h = net.hidden
+    cdef const int16_t *us = acc + side * h
+    cdef const int16_t *them = acc + (side ^ 1) * h
+    cdef int64_t s
+    if net.activation == NNUE_SCRELU:
+        if net.sum_fits_int32:
+            s = <int64_t>screlu_sum32(us, net.out_weights, net.clip, h) \
+                + screlu_sum32(them, net.out_weights + h, net.clip, h)
+        else:
+            s = screlu_sum64(us, net.out_weights, net.clip, h) \
+                + screlu_sum64(them, net.out_weights + h, net.clip, h)
+        s = s // net.qa          # cdivision: truncates toward zero, as the reference
+    elif net.sum_fits_int32:
+        s = <int64_t>crelu_sum32(us, net.out_weights, net.clip, h) \
+            + crelu_sum32(them, net.out_weights + h, net.clip, h)
+    else:
+        s = crelu_sum64(us, net.out_weights, net.clip, h) \
+            + crelu_sum64(them, net.out_weights + h, net.clip, h)
+    return <int64_t>((<i128>(s + net.out_bias) * net.scale) // net.qaqb)
+
+cdef inline int64_t nnue_evaluate(Pos *pos) noexcept nogil:
+    """Incremental NNUE evaluation; pos.nnue must fit NNUE_NET (nnue_stack_fit)."""
+    return nnue_output(NNUE_NET, nnue_accumulator(pos, NNUE_NET), pos.side)
+
+cdef int64_t nnue_evaluate_full(const Pos *pos, int16_t *scratch) noexcept nogil:
+    """The same from a full refresh into scratch (2H int16): the tests' oracle."""
+    nnue_refresh(pos, NNUE_NET, scratch)
+    return nnue_output(NNUE_NET, scratch, pos.side)
+
+cdef inline int eval_for_search(Pos *pos) noexcept nogil:
+    """What the search calls: the network when this position carries
+    accumulators (the search's use_nnue), else the classical evaluation."""
+    cdef int64_t v
+    if pos.nnue == NULL:
+        return evaluate(pos)
+    v = nnue_evaluate(pos)
+    if v > 30000:
+        return 30000
+    if v < -30000:
+        return -30000
+    return <int>v

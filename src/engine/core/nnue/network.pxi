@@ -1,0 +1,161 @@
+# The loaded NNUE network: the file format of tools/nnue/network_file.py
+# (768 features -> H int16 neurons per perspective -> CReLU/SCReLU -> 1),
+# parsed here (the core imports nothing above it) into 64-byte aligned C
+# memory. Loading is cold code; a file that fails any check raises
+# ValueError and the network already loaded stays.
+
+from libc.stdlib cimport calloc, free
+from libc.string cimport memcpy
+from libc.stdint cimport int64_t
+
+cdef extern from "<stdlib.h>" nogil:
+    void *aligned_alloc(size_t alignment, size_t size)
+
+cdef enum:
+    NNUE_INPUTS = 768
+    NNUE_HEADER = 40          # magic, version, inputs, H, activation, QA, QB, SCALE, reserved
+    NNUE_MAX_HIDDEN = 2048
+    NNUE_CRELU = 0
+    NNUE_SCRELU = 1
+
+cdef struct NnueNet:
+    int hidden                # H, a multiple of 16 in 16..2048
+    int activation            # NNUE_CRELU or NNUE_SCRELU
+    int32_t qa, qb, scale
+    int32_t clip              # min(QA, 32767): the accumulators are int16
+    int64_t qaqb              # QA * QB, the output's divisor
+    bint sum_fits_int32       # every possible output sum fits int32 (faster loop)
+    int16_t *weights          # [768][H], feature-major
+    int16_t *bias             # [H]
+    int16_t *out_weights      # [2H]: side to move's half, then the other side's
+    int32_t out_bias
+    long long generation      # increases with every successful load
+
+cdef NnueNet *NNUE_NET = NULL          # the network in use, NULL until one loads
+cdef long long NNUE_GENERATION = 0
+cdef object NNUE_INFO = None           # its description for network_info()
+cdef int NNUE_BUSY = 0                 # searches now using it (no swap meanwhile)
+
+# Feature index of (perspective, piece code, square), as network_file.feature_index:
+# own pieces first, each side seeing the board from its own side.
+cdef int16_t NNUE_FEATURE[2][16][64]
+
+cdef void init_nnue() noexcept nogil:
+    cdef int p, pc, sq
+    for p in range(2):
+        for pc in range(16):
+            for sq in range(64):
+                if type_of(pc) < PAWN or type_of(pc) > KING:
+                    NNUE_FEATURE[p][pc][sq] = 0
+                else:
+                    NNUE_FEATURE[p][pc][sq] = ((0 if color_of(pc) == p else 384)
+                                               + (type_of(pc) - 1) * 64
+                                               + (sq if p == WHITE else sq ^ 56))
+
+cdef void nnue_net_free(NnueNet *net) noexcept nogil:
+    if net != NULL:
+        free(net.weights)
+        free(net)
+
+cdef size_t nnue_file_size(int hidden) noexcept nogil:
+    return NNUE_HEADER + 2 * (NNUE_INPUTS * hidden + hidden + 2 * hidden) + 4 + 4
+
+cdef NnueNet *nnue_net_from_bytes(bytes data) except NULL:
+    """Check every field of the file (network_file.from_bytes's checks, same
+    order and meaning) and copy it into a fresh NnueNet."""
+    import struct, zlib
+    cdef size_t n = len(data)
+    cdef const char *raw = data
+    cdef NnueNet *net
+    cdef size_t count
+    cdef int64_t bound = 0
+    cdef int j, h
+    if n < NNUE_HEADER + 4:
+        raise ValueError(f"truncated: {n} bytes is shorter than the header")
+    magic, version, inputs, hidden, activation, qa, qb, scale, _ = struct.unpack_from("<8sIIIIiiiI", data)
+    if magic != b"VIREONN1":
+        raise ValueError(f"not a Vireo network (magic {magic!r}, expected b'VIREONN1')")
+    if version != 1:
+        raise ValueError(f"network version {version}, this engine reads version 1")
+    if inputs != NNUE_INPUTS:
+        raise ValueError(f"{inputs} inputs, this engine has {NNUE_INPUTS} features")
+    if hidden % 16 or not 16 <= hidden <= NNUE_MAX_HIDDEN:
+        raise ValueError(f"hidden size {hidden} is not a multiple of 16 in 16..{NNUE_MAX_HIDDEN}")
+    if n != nnue_file_size(hidden):
+        raise ValueError(f"{n} bytes, a network with {hidden} neurons has {nnue_file_size(hidden)}")
+    crc, = struct.unpack_from("<I", data, n - 4)
+    if crc != zlib.crc32(memoryview(data)[:n - 4]):
+        raise ValueError("checksum mismatch: the file is corrupt")
+    if activation not in (NNUE_CRELU, NNUE_SCRELU):
+        raise ValueError(f"unknown activation {activation}")
+    if min(qa, qb, scale) <= 0:
+        raise ValueError("QA, QB and SCALE must be positive")
+    if import_endianness() != "little":
+        raise ValueError("this engine reads networks on little-endian machines only")
+    net = <NnueNet *>calloc(1, sizeof(NnueNet))
+    if net == NULL:
+        raise MemoryError()
+    # One block: weights, bias, output weights; each part stays 64-byte aligned
+    # because H is a multiple of 16 (32 bytes) and 768 * H * 2 is a multiple of 64.
+    h = hidden
+    count = NNUE_INPUTS * h + h + 2 * h + 32
+    net.weights = <int16_t *>aligned_alloc(64, (count * 2 + 63) // 64 * 64)
+    if net.weights == NULL:
+        free(net)
+        raise MemoryError(f"cannot allocate a network of {hidden} neurons")
+    net.bias = net.weights + NNUE_INPUTS * h
+    net.out_weights = net.bias + h
+    memcpy(net.weights, raw + NNUE_HEADER, (NNUE_INPUTS * h + h + 2 * h) * 2)
+    net.out_bias, = struct.unpack_from("<i", data, n - 8)
+    net.hidden = h
+    net.activation = activation
+    net.qa, net.qb, net.scale = qa, qb, scale
+    net.clip = qa if qa < 32767 else 32767
+    net.qaqb = <int64_t>qa * qb
+    # The bound of |sum| over all 2H output terms decides whether int32 lanes
+    # are exact for this network (they are for typical trained nets).
+    for j in range(2 * h):
+        bound += (<int64_t>net.clip * (net.clip if activation == NNUE_SCRELU else 1)) * abs(net.out_weights[j])
+    net.sum_fits_int32 = bound < 2147483647
+    return net
+
+cdef str import_endianness():
+    import sys
+    return sys.byteorder
+
+def load_network(path):
+    """Load a network file (format: tools/nnue/network_file.py) and make it
+    the one in use. Returns network_info(). ValueError (the message says what
+    is wrong) keeps the network already loaded; RuntimeError while a search
+    uses the network."""
+    global NNUE_NET, NNUE_GENERATION, NNUE_INFO
+    import os
+    if NNUE_BUSY:
+        raise RuntimeError("the network cannot be replaced while a search uses it")
+    try:
+        with open(os.fspath(path), "rb") as handle:
+            data = handle.read()
+    except (OSError, TypeError) as exc:
+        raise ValueError(f"cannot read network file {path!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    cdef NnueNet *net = nnue_net_from_bytes(data)
+    NNUE_GENERATION += 1
+    net.generation = NNUE_GENERATION
+    nnue_net_free(NNUE_NET)
+    NNUE_NET = net
+    NNUE_INFO = {"path": os.fspath(path), "hidden": net.hidden,
+                 "activation": "screlu" if net.activation == NNUE_SCRELU else "crelu",
+                 "qa": net.qa, "qb": net.qb, "scale": net.scale, "bytes": len(data)}
+    return dict(NNUE_INFO)
+
+def network_info():
+    """The loaded network's description (dict), or None when none is loaded."""
+    return None if NNUE_INFO is None else dict(NNUE_INFO)
+
+def unload_network():
+    """Forget the loaded network (tests; searches then refuse use_nnue)."""
+    global NNUE_NET, NNUE_INFO
+    if NNUE_BUSY:
+        raise RuntimeError("the network cannot be unloaded while a search uses it")
+    nnue_net_free(NNUE_NET)
+    NNUE_NET = NULL
+    NNUE_INFO = None

@@ -1,0 +1,79 @@
+"""The core's own reading of network files: every malformed file is refused
+with a message that names the problem, and the network already loaded stays."""
+import struct
+import zlib
+
+import chess
+import pytest
+
+from engine import _core
+from engine._core import Position
+from engine.tools.nnue import network_file as nf
+from nnue_nets import load, no_network  # noqa: F401
+
+
+def with_crc(body):
+    return body + struct.pack("<I", zlib.crc32(body))
+
+
+def good_bytes():
+    return nf.to_bytes(nf.random_network(16, nf.SCRELU, seed=31))
+
+
+def patched(offset, fmt, value):
+    data = bytearray(good_bytes()[:-4])
+    struct.pack_into(fmt, data, offset, value)
+    return with_crc(bytes(data))
+
+
+BAD_FILES = {
+    "truncated header": (lambda: good_bytes()[:30], "truncated"),
+    "truncated body": (lambda: good_bytes()[:-100], "bytes, a network with 16 neurons has"),
+    "trailing bytes": (lambda: good_bytes() + b"\0", "bytes, a network with 16 neurons has"),
+    "wrong magic": (lambda: patched(0, "8s", b"NOTANNET"), "not a Vireo network"),
+    "wrong version": (lambda: patched(8, "<I", 2), "network version 2"),
+    "wrong inputs": (lambda: patched(12, "<I", 769), "769 inputs"),
+    "bad hidden size": (lambda: patched(16, "<I", 24), "hidden size 24"),
+    "mismatched hidden size": (lambda: patched(16, "<I", 32), "a network with 32 neurons has"),
+    "bad crc": (lambda: good_bytes()[:-5] + b"\x55" + good_bytes()[-4:], "checksum mismatch"),
+    "unknown activation": (lambda: patched(20, "<I", 7), "unknown activation 7"),
+    "zero QA": (lambda: patched(24, "<i", 0), "must be positive"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_FILES))
+def test_bad_file_is_refused_and_previous_network_stays(tmp_path, no_network, case):
+    net = nf.random_network(32, nf.CRELU, seed=32)
+    before = load(tmp_path, net, "good.nnue")
+    board = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+    make, message = BAD_FILES[case]
+    bad = tmp_path / "bad.nnue"
+    bad.write_bytes(make())
+    with pytest.raises(ValueError, match=message):
+        _core.load_network(str(bad))
+    assert _core.network_info() == before
+    assert Position(board.fen()).nnue_eval() == nf.reference_eval(net, board)
+
+
+def test_reference_reader_agrees_on_refusals(tmp_path):
+    """The trainer's reader refuses the same files (the two stay one format)."""
+    for make, _ in BAD_FILES.values():
+        with pytest.raises(nf.NetworkFileError):
+            nf.from_bytes(make())
+
+
+def test_missing_file_and_no_network(tmp_path, no_network):
+    with pytest.raises(ValueError, match="cannot read network file"):
+        _core.load_network(str(tmp_path / "absent.nnue"))
+    with pytest.raises(ValueError, match="cannot read network file"):
+        _core.load_network(str(tmp_path))          # a directory
+    assert _core.network_info() is None
+    with pytest.raises(ValueError, match="no network is loaded"):
+        Position().nnue_eval()
+
+
+def test_info_describes_the_network(tmp_path, no_network):
+    info = load(tmp_path, nf.random_network(256, nf.SCRELU, seed=33))
+    assert info == {"path": str(tmp_path / "net.nnue"), "hidden": 256, "activation": "screlu",
+                    "qa": 255, "qb": 64, "scale": 400, "bytes": nf.file_size(256)}
+    assert _core.network_info() == info

@@ -1,0 +1,79 @@
+"""The core's integer inference equals the trainer's quantized forward pass
+(network_file.reference_eval) exactly, on thousands of positions: random
+playouts and the shared self-play positions, several hidden sizes, both
+activations, saturated clips, wrapped int16 accumulators, both output-sum
+paths (int32 lanes and int64) and extreme quantization constants."""
+import random
+
+import chess
+import pytest
+
+from engine._core import Position
+from engine.tools.nnue import network_file as nf
+from nnue_nets import custom_network, load, no_network, output_sum_bound  # noqa: F401
+
+NETWORKS = {
+    "screlu-16": lambda: nf.random_network(16, nf.SCRELU, seed=1),
+    "crelu-32": lambda: nf.random_network(32, nf.CRELU, seed=2),
+    "screlu-256": lambda: nf.random_network(256, nf.SCRELU, seed=3),
+    "crelu-128-int64": lambda: custom_network(128, nf.CRELU, 4, out=32767),
+    "screlu-64-wrapping": lambda: custom_network(64, nf.SCRELU, 5, weight=3000, out=32767, bias=(-32768, 32767)),
+    "screlu-48-tiny-output": lambda: custom_network(48, nf.SCRELU, 6, out=3),
+    "screlu-32-big-qa": lambda: custom_network(32, nf.SCRELU, 7, weight=4000, qa=40000, qb=1, scale=2**31 - 1),
+    "crelu-16-odd-constants": lambda: custom_network(16, nf.CRELU, 8, qa=181, qb=3, scale=977),
+}
+
+
+def playout_boards(count, seed):
+    """Positions along random games (captures preferred, so endgames come too)."""
+    rng = random.Random(seed)
+    boards = []
+    while len(boards) < count:
+        board = chess.Board()
+        for _ in range(160):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            captures = [m for m in moves if board.is_capture(m) or m.promotion]
+            board.push(rng.choice(captures if captures and rng.random() < 0.5 else moves))
+            boards.append(board.copy(stack=False))
+    return boards[:count]
+
+
+def test_both_output_paths_are_exercised():
+    bounds = {name: output_sum_bound(make()) for name, make in NETWORKS.items()}
+    assert min(bounds.values()) < 2**31 <= max(bounds.values())
+
+
+@pytest.mark.parametrize("name", sorted(NETWORKS))
+def test_equals_reference_on_playouts(tmp_path, no_network, name):
+    net = NETWORKS[name]()
+    load(tmp_path, net)
+    saturated = 0
+    for board in playout_boards(300, seed=sorted(NETWORKS).index(name)):
+        position = Position(board.fen())
+        expected = nf.reference_eval(net, board)
+        assert position.nnue_eval_full() == expected, board.fen()
+        assert position.nnue_eval() == expected, board.fen()
+        white, _ = position.nnue_accumulators(full=True)
+        # (a QA above the int16 range has no upper clip to reach)
+        saturated += any(v < 0 for v in white) and (net.qa > 32767 or any(v > net.qa for v in white))
+    assert saturated > 0        # the clip is reached on both sides somewhere
+
+
+def test_equals_reference_on_shared_positions(tmp_path, no_network, data_fens):
+    nets = [nf.random_network(32, nf.SCRELU, seed=11), custom_network(64, nf.CRELU, 12, out=32767)]
+    for net in nets:
+        load(tmp_path, net)
+        for fen in data_fens[:1500]:
+            assert Position(fen).nnue_eval() == nf.reference_eval(net, chess.Board(fen)), fen
+
+
+def test_accumulator_values_equal_reference(tmp_path, no_network):
+    net = nf.random_network(48, nf.SCRELU, seed=13)
+    load(tmp_path, net)
+    for board in playout_boards(40, seed=14):
+        white, black = nf.board_features(board)
+        position = Position(board.fen())
+        assert position.nnue_accumulators() == [nf.accumulator(net, white).tolist(),
+                                                nf.accumulator(net, black).tolist()]

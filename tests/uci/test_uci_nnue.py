@@ -1,0 +1,89 @@
+"""The `EvalFile` and `Use NNUE` options end to end, through python-chess's
+UCI client and a raw pipe (for the info strings), and `vireo bench --nnue`."""
+import re
+
+import chess
+import chess.engine
+
+from engine.tools.nnue import network_file as nf
+from uci_real_engine import RawEngine, popen_uci
+from test_bench import vireo
+
+
+def write(tmp_path, name="net.nnue", hidden=32, seed=41):
+    path = tmp_path / name
+    nf.write_network(path, nf.random_network(hidden, nf.SCRELU, seed=seed))
+    return path
+
+
+def test_options_are_declared_with_classical_default():
+    with popen_uci() as engine:
+        assert engine.options["EvalFile"].type == "string"
+        assert engine.options["EvalFile"].default in ("", "<empty>")   # UCI writes an empty default so
+        assert engine.options["Use NNUE"].type == "check"
+        assert engine.options["Use NNUE"].default is False
+
+
+def test_plays_with_a_network(tmp_path):
+    path = write(tmp_path)
+    board = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+    with popen_uci() as engine:
+        engine.configure({"EvalFile": str(path), "Use NNUE": True})
+        result = engine.play(board, chess.engine.Limit(depth=6))
+        assert result.move in board.legal_moves
+
+
+def raw_session(*lines):
+    engine = RawEngine()
+    try:
+        engine.handshake()
+        for line in lines:
+            engine.send(line)
+        if any(line.startswith("go") for line in lines):
+            engine.expect("bestmove", timeout=60)     # the search answers asynchronously
+        engine.send("isready")
+        engine.expect("readyok", timeout=30)
+        return [line for _, line in engine.seen]
+    finally:
+        engine.close()
+
+
+def test_no_shipped_network_keeps_classical():
+    seen = raw_session("setoption name Use NNUE value true", "position startpos", "go depth 3")
+    assert any("no network is shipped" in line for line in seen), seen
+    assert any("using the classical evaluation" in line for line in seen), seen
+
+
+def test_bad_files_keep_previous_network(tmp_path):
+    good = write(tmp_path)
+    truncated = tmp_path / "truncated.nnue"
+    truncated.write_bytes(good.read_bytes()[:1000])
+    corrupt = tmp_path / "corrupt.nnue"
+    data = bytearray(good.read_bytes())
+    data[100] ^= 1
+    corrupt.write_bytes(bytes(data))
+    wrong = tmp_path / "book.bin"
+    wrong.write_bytes(b"\0" * 5000)
+    seen = raw_session(
+        f"setoption name EvalFile value {good}", "setoption name Use NNUE value true",
+        f"setoption name EvalFile value {tmp_path / 'absent.nnue'}",
+        f"setoption name EvalFile value {truncated}",
+        f"setoption name EvalFile value {corrupt}",
+        f"setoption name EvalFile value {wrong}",
+        "position startpos", "eval", "go depth 4")
+    text = "\n".join(seen)
+    assert f"EvalFile: loaded {good}" in text
+    for problem in ("cannot read network file", "bytes, a network with 32 neurons has",
+                    "checksum mismatch", "not a Vireo network"):
+        assert re.search(rf"info string EvalFile .*{problem}.*; kept {re.escape(str(good))}", text), problem
+    assert re.search(rf"NNUE evaluation: [+-]\d+\.\d\d .*{re.escape(str(good))}, 32 neurons; used by the search", text)
+    assert "bestmove" in text
+
+
+def test_bench_with_a_network(tmp_path):
+    path = write(tmp_path, hidden=64)
+    result = vireo("bench", "4", "16", "1", "--quiet", "--nnue", str(path))
+    assert result.returncode == 0, result.stderr
+    assert int(re.search(r"Nodes searched: (\d+)", result.stdout).group(1)) > 0
+    bad = vireo("bench", "4", "16", "1", "--quiet", "--nnue", str(tmp_path / "absent.nnue"))
+    assert bad.returncode == 2 and "cannot read network file" in bad.stderr
