@@ -41,8 +41,11 @@ zero, as C's):
     us, them  = acc[side to move], acc[other side]
     CReLU:    v(x) = clamp(x, 0, QA);  s = sum_j v(us_j) * OW[j] + sum_j v(them_j) * OW[H + j]
     SCReLU:   v(x) = clamp(x, 0, QA);  s = (sum_j v(us_j)^2 * OW[j] + sum_j v(them_j)^2 * OW[H + j]) / QA
-              (int32 sums)
     eval      = (s + OB) * SCALE / (QA * QB)     centipawns for the side to move
+
+The sums and the last step are exact integers (Python ints here); the core
+sums in int32 when the network's worst case fits and in int64 otherwise, so
+no file can overflow it.
 """
 from __future__ import annotations
 
