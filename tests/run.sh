@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The whole test suite from a fresh machine with only Python and apt:
-# installs the Debian reference engines the end-to-end tests play against
-# (when run as root and they are missing), builds and installs Vireo with its
-# test extra, then runs pytest. Arguments go to pytest.
+# installs the Debian reference engines the end-to-end tests play against and
+# Chromium for the HTML report test (when run as root and they are missing),
+# builds and installs Vireo with its test extra, then runs pytest. Arguments
+# go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages="stockfish fairymax phalanx polyglot"
+packages="stockfish fairymax phalanx polyglot chromium"
 missing=""
 for p in $packages; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -3,9 +3,11 @@ import argparse
 import os
 import random
 import sys
+import tempfile
 
 from .adjudication import AdjudicationError, Tablebase, parse_draw, parse_resign
 from .openings import OpeningError, OpeningSuite, parse_options
+from .report import write_report
 from .rescore import RescoreError, tally_from_pgn
 from .player import quiet_engine_chatter
 from .runner import MatchSettings, run_match
@@ -72,6 +74,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rescore", nargs="+", metavar="PGN", help="play nothing: report on the games "
                         "in these PGN files (e.g. all shards of a match)")
     parser.add_argument("--first", metavar="NAME", help="with --rescore: the engine the score is for")
+    parser.add_argument("--report", metavar="FILE", help="also write a self-contained HTML report "
+                        "(result table, Elo and SPRT charts, openings, game lengths)")
 
 
 def _shard(text):
@@ -130,6 +134,18 @@ def _rescore(args) -> int:
         print(f"vireo match: {exc}", file=sys.stderr)
         return 2
     print(tally.report(sprt))
+    return _write_report(args.report, args.rescore, tally.first, sprt)
+
+
+def _write_report(path, pgn_paths, first, sprt) -> int:
+    if not path:
+        return 0
+    try:
+        write_report(path, pgn_paths, first, sprt)
+    except (RescoreError, OSError) as exc:
+        print(f"vireo match: --report: {exc}", file=sys.stderr)
+        return 1
+    print(f"Report: {path}")
     return 0
 
 
@@ -137,6 +153,17 @@ def run(args) -> int:
     quiet_engine_chatter()
     if args.rescore:
         return _rescore(args)
+    if args.report and not args.pgnout:  # the report is built from the games' PGN
+        with tempfile.NamedTemporaryFile(prefix="vireo-match-", suffix=".pgn", delete=False) as handle:
+            args.pgnout = handle.name
+        try:
+            return _play(args, keep_pgn=False)
+        finally:
+            os.unlink(args.pgnout)
+    return _play(args, keep_pgn=True)
+
+
+def _play(args, keep_pgn: bool) -> int:
     try:
         settings = _settings(args)
     except (SpecError, OpeningError, AdjudicationError, SprtError) as exc:
@@ -156,6 +183,9 @@ def run(args) -> int:
         status = {"completed": "finished", "sprt": "stopped by SPRT", "interrupted": "interrupted",
                   "error": "stopped by an error"}[outcome.stop_reason]
         print(f"Match {status} after {outcome.seconds:.1f} s ({limits}, concurrency {settings.concurrency})")
-        if settings.pgn_path:
+        if settings.pgn_path and keep_pgn:
             print(f"PGN: {settings.pgn_path}")
-    return {"completed": 0, "sprt": 0, "interrupted": 130, "error": 1}[outcome.stop_reason]
+    status = {"completed": 0, "sprt": 0, "interrupted": 130, "error": 1}[outcome.stop_reason]
+    if outcome.tally.games:
+        status = max(status, _write_report(args.report, [settings.pgn_path], outcome.tally.first, settings.sprt))
+    return status
