@@ -13,6 +13,7 @@ from .player import quiet_engine_chatter
 from .runner import MatchSettings, run_match
 from .spec import SpecError, build_spec
 from .sprt import SprtError, parse_sprt
+from .variant import VariantError, parse_variant
 
 EPILOG = """\
 engine words (cutechess-cli style, KEY=VALUE):
@@ -27,6 +28,10 @@ engine words (cutechess-cli style, KEY=VALUE):
   Words in --each apply to both engines; an engine's own words win.
   Quote words that hold spaces: "option.Skill Level=5" cmd="python -m engine".
 
+variant:   --variant fischerandom   Chess960 (UCI_Chess960 / xboard variant fischerandom set for
+  every game); openings from --openings (e.g. FRC_openings.epd) or start positions drawn with --seed
+pondering: the engine word `ponder` (e.g. --each ponder): the engine thinks on the opponent's time;
+  its clock runs only from the opponent's move (ponderhit) to its bestmove, as in cutechess-cli
 openings:  --openings file=PATH [format=epd|pgn] [order=sequential|random] [plies=N] [start=N]
   Each opening is played twice, colours reversed (a game pair).
 adjudication:
@@ -61,6 +66,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=2, help="number of games (default 2)")
     parser.add_argument("--concurrency", type=int, default=1, help="games played at once (default 1)")
     parser.add_argument("--openings", nargs="+", metavar="KEY=VALUE", help="opening suite (EPD or PGN)")
+    parser.add_argument("--variant", default="standard", help="standard (default) or fischerandom "
+                        "(Chess960; also chess960): openings from --openings, else drawn with --seed")
     parser.add_argument("--seed", type=int, help="seed for order=random (default: drawn and printed)")
     parser.add_argument("--pgnout", metavar="FILE", help="append finished games to this PGN file")
     parser.add_argument("--event", default="Vireo match", help="PGN Event tag")
@@ -99,12 +106,15 @@ def _settings(args) -> MatchSettings:
     if args.concurrency < 1:
         raise SpecError("--concurrency must be at least 1")
     suite = None
+    chess960 = parse_variant(args.variant)
+    seed = args.seed if args.seed is not None else random.randrange(1 << 31)
     if args.openings:
-        seed = args.seed if args.seed is not None else random.randrange(1 << 31)
         options = parse_options(args.openings)
         if options.order == "random" and args.seed is None:
             print(f"opening order seed: {seed} (repeat with --seed {seed})", file=sys.stderr)
-        suite = OpeningSuite(options, seed)
+        suite = OpeningSuite(options, seed, chess960)
+    elif chess960 and args.seed is None:
+        print(f"Chess960 start positions seed: {seed} (repeat with --seed {seed})", file=sys.stderr)
     if args.pgnout:
         folder = os.path.dirname(os.path.abspath(args.pgnout))
         if not os.path.isdir(folder):
@@ -120,7 +130,7 @@ def _settings(args) -> MatchSettings:
         draw=parse_draw(args.draw) if args.draw else None,
         tablebase=Tablebase(args.tb) if args.tb else None,
         sprt=parse_sprt(args.sprt) if args.sprt else None,
-        progress=not args.no_progress, shard=_shard(args.shard))
+        progress=not args.no_progress, shard=_shard(args.shard), chess960=chess960, seed=seed)
 
 
 def _rescore(args) -> int:
@@ -166,7 +176,7 @@ def run(args) -> int:
 def _play(args, keep_pgn: bool) -> int:
     try:
         settings = _settings(args)
-    except (SpecError, OpeningError, AdjudicationError, SprtError) as exc:
+    except (SpecError, OpeningError, AdjudicationError, SprtError, VariantError) as exc:
         print(f"vireo match: {exc}", file=sys.stderr)
         return 2
     try:
