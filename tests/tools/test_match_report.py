@@ -72,7 +72,7 @@ def chromium():
     path = shutil.which("chromium") or shutil.which("chromium-browser")
     if path is None:
         unavailable("chromium is not installed (apt-get install chromium)")
-    return [path, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+    return [path, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
             "--enable-logging=stderr", "--v=0"]
 
 
@@ -122,3 +122,15 @@ def test_report_of_no_games_is_a_clear_error(tmp_path, capsys):
     assert "no finished games" in capsys.readouterr().err
     with pytest.raises(RescoreError):
         read_games([str(empty)])
+
+
+def test_live_report_is_rewritten_at_most_once_an_interval(tmp_path):
+    from engine.tools.match.report import LiveReport
+    from engine.tools.match.results import Tally
+    pgn, page = write_pgn(tmp_path / "live.pgn"), tmp_path / "live.html"
+    live = LiveReport(str(page), str(pgn), None, interval=3600)
+    live(Tally("A", "B"))
+    assert "A vs B" in page.read_text()
+    page.write_text("stale")
+    live(Tally("A", "B"))            # within the interval: left alone
+    assert page.read_text() == "stale"

@@ -7,7 +7,7 @@ import tempfile
 
 from .adjudication import AdjudicationError, Tablebase, parse_draw, parse_resign
 from .openings import OpeningError, OpeningSuite, parse_options
-from .report import write_report
+from .report import LiveReport, write_report
 from .rescore import RescoreError, tally_from_pgn
 from .player import quiet_engine_chatter
 from .runner import MatchSettings, run_match
@@ -179,6 +179,8 @@ def _play(args, keep_pgn: bool) -> int:
     except (SpecError, OpeningError, AdjudicationError, SprtError, VariantError) as exc:
         print(f"vireo match: {exc}", file=sys.stderr)
         return 2
+    if args.report:
+        settings.on_game = LiveReport(args.report, settings.pgn_path, settings.sprt)
     try:
         outcome = run_match(settings)
     finally:

@@ -5,11 +5,13 @@ file can be mailed, archived or opened offline. Built from the match's PGN
 (report_data.py), so a live match and `--rescore` give the same page.
 """
 import datetime
+import time
 from html import escape
 from typing import Optional, Sequence
 
 from . import report_svg
 from .report_data import ReportData, build, read_games
+from .rescore import RescoreError
 from .sprt import Sprt
 
 STYLE = """body{font-family:sans-serif;margin:24px;max-width:900px;color:#222}
@@ -76,3 +78,21 @@ def write_report(path: str, pgn_paths: Sequence[str], first: Optional[str], sprt
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(render(data))
     return data
+
+
+class LiveReport:
+    """Rewrites the page while a match runs (at most every `interval` seconds), so a
+    browser reloading it sees the Elo and LLR series grow as the games come in."""
+
+    def __init__(self, path: str, pgn_path: str, sprt: Optional[Sprt], interval: float = 10.0):
+        self.path, self.pgn_path, self.sprt, self.interval = path, pgn_path, sprt, interval
+        self.written_at = -interval
+
+    def __call__(self, tally) -> None:
+        if time.monotonic() - self.written_at < self.interval:
+            return
+        self.written_at = time.monotonic()
+        try:
+            write_report(self.path, [self.pgn_path], tally.first, self.sprt)
+        except (RescoreError, OSError):
+            pass   # the final write at the end of the match reports the problem

@@ -15,7 +15,7 @@ import sys
 import time
 import traceback
 from dataclasses import dataclass
-from typing import Iterator, List, Optional, Tuple
+from typing import Callable, Iterator, List, Optional, Tuple
 
 from tqdm import tqdm
 
@@ -46,6 +46,7 @@ class MatchSettings:
     shard: Tuple[int, int] = (1, 1)   # (k, n): play only pairs p with p % n == k - 1
     chess960: bool = False            # --variant fischerandom (variant.py)
     seed: int = 0                     # draws the Chess960 start positions when there is no opening file
+    on_game: Optional[Callable[[Tally], None]] = None   # after each game is written (the live report)
 
 
 @dataclass
@@ -150,6 +151,8 @@ class Match:
                             names[w], names[b], specs[w].limit_text(), specs[b].limit_text())
         self.writer.write(record, labels)
         pair_done = self.tally.add(job.pair, not job.second, record.result, record.termination)
+        if self.settings.on_game:
+            self.settings.on_game(self.tally)
         self.bar.set_postfix_str(self.tally.short(), refresh=False)
         self.bar.update(1)
         if record.termination not in ("normal", "adjudication"):
