@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages="stockfish fairymax phalanx polyglot chromium"
+packages="stockfish fairymax phalanx polyglot chromium fonts-liberation"
 missing=""
 for p in $packages; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
