@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The whole test suite from a fresh machine with only Python and apt:
-# installs the Debian reference engines the end-to-end tests play against
-# (when run as root and they are missing), sets up what the GUI tests need
-# (tests/gui/setup.sh), builds and installs Vireo with its test extra, then
-# runs pytest. Arguments go to pytest.
+# installs the Debian reference engines the end-to-end tests play against and
+# Chromium for the HTML report test (when run as root and they are missing),
+# sets up what the GUI tests need (tests/gui/setup.sh), builds and installs
+# Vireo with its test extra, then runs pytest. Arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages="stockfish fairymax phalanx polyglot"
+packages="stockfish fairymax phalanx polyglot chromium fonts-liberation"
 missing=""
 for p in $packages; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

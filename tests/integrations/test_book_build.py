@@ -13,6 +13,7 @@ from conftest import SHARED_DATA, require_engine
 
 from engine.tools import book as book_cli
 from engine.book.build import BookBuildError, BookBuilder, build_book, encode_move, parse_movetext
+from engine.book.verify import Verifier, weight_for
 
 DATA = SHARED_DATA
 OPENINGS = DATA / "openings"
@@ -345,3 +346,18 @@ def test_cli_errors(tmp_path, capsys):
     assert book_cli.run(parser().parse_args(["probe", "--fen", "not a fen"])) == 2
     assert "bad FEN" in capsys.readouterr().err
     assert book_cli.run(parser().parse_args([])) == 2
+
+
+# -- verification by Vireo's own search (engine/book/verify.py) ---------------------
+
+def test_search_verification_drops_a_bad_move_and_weights_by_score():
+    # Black to move after 1.e4 e5 2.Nf3: 2...Qh4 loses the queen to Nxh4; 2...d5 is the
+    # search's own best move at depth 6 (so its weight keeps the source weight).
+    board = chess.Board("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2")
+    d5, qh4 = (encode_move(board, chess.Move.from_uci(m)) for m in ("d7d5", "d8h4"))
+    candidates = [(d5, 10), (qh4, 10)]
+    verifier = Verifier(depth=6, margin=50)
+    kept = verifier.judge_position(board.fen(), candidates)
+    assert kept == [(d5, 10)] and (verifier.depth, verifier.margin) == (6, 50)
+    assert kept == verifier.judge_position(board.fen(), candidates)   # deterministic
+    assert weight_for(1000, 0) == 1000 and weight_for(1000, 20) == 500 and weight_for(3, 200) == 1

@@ -26,6 +26,8 @@ from engine.__main__ import main
     (["--engine", "cmd=a", "--engine", "cmd=b", "--each", "depth=1", "--pgnout", "/no/such/dir/x.pgn"],
      "no such folder"),
     (["--engine", "cmd=a", "proto=xboard", "nodes=5", "tc=1", "--engine", "cmd=b", "depth=1"], "xboard"),
+    (["--engine", "cmd=a", "--engine", "cmd=b", "--each", "depth=1", "--variant", "crazyhouse"], "--variant"),
+    (["--engine", "cmd=a", "--engine", "cmd=b", "--each", "depth=1", "ponder=maybe"], "ponder="),
 ])
 def test_bad_arguments_exit_2_with_a_message(capsys, args, message):
     assert main(["match", *args]) == 2

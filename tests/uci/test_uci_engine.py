@@ -21,7 +21,7 @@ from uci_real_engine import REPO, RawEngine, engine_env, popen_uci
 MIDDLEGAME = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 9"
 KQK = "8/8/8/4k3/8/8/8/4K2Q w - - 0 1"
 ALL_OPTIONS = {"Hash", "Clear Hash", "Threads", "MultiPV", "Ponder", "Move Overhead", "UCI_Chess960",
-               "UCI_ShowWDL", "UCI_LimitStrength", "UCI_Elo", "OwnBook", "BookFile", "BookDepth",
+               "UCI_ShowWDL", "UCI_LimitStrength", "UCI_Elo", "OwnBook", "BookFile", "BookDepth", "UCI_AnalyseMode",
                "BookMode", "SyzygyPath", "SyzygyProbeDepth", "SyzygyProbeLimit", "Syzygy50MoveRule",
                "EvalFile", "Use NNUE"}
 

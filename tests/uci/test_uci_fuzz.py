@@ -18,7 +18,7 @@ SEED = 20240601
 MARKER_FEN = "4k3/8/8/8/8/8/8/R3K3 w Q - 0 77"  # never produced by the fuzz (move 77 from the start)
 LINES = 3000
 OPTION_NAMES = ["Hash", "hash", "Clear Hash", "Threads", "MultiPV", "multipv", "Ponder", "Move Overhead",
-                "UCI_Chess960", "UCI_ShowWDL", "UCI_LimitStrength", "UCI_Elo", "OwnBook", "BookFile",
+                "UCI_Chess960", "UCI_AnalyseMode", "UCI_ShowWDL", "UCI_LimitStrength", "UCI_Elo", "OwnBook", "BookFile",
                 "BookDepth", "BookMode", "SyzygyPath", "SyzygyProbeDepth", "SyzygyProbeLimit",
                 "Syzygy50MoveRule", "EvalFile", "Use NNUE", "NoSuchOption", "", "Hash Hash"]
 # Known output line starts: protocol lines and the text of the d/eval/perft/help extensions.

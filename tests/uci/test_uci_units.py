@@ -22,7 +22,7 @@ def test_declarations_use_the_usual_casing():
     lines = table().declarations()
     names = [line.split(" type ")[0][len("option name "):] for line in lines]
     for expected in ("Hash", "Clear Hash", "Threads", "MultiPV", "Ponder", "Move Overhead",
-                     "UCI_Chess960", "UCI_ShowWDL", "UCI_LimitStrength", "UCI_Elo", "OwnBook",
+                     "UCI_Chess960", "UCI_AnalyseMode", "UCI_ShowWDL", "UCI_LimitStrength", "UCI_Elo", "OwnBook",
                      "BookFile", "BookDepth", "BookMode", "SyzygyPath", "SyzygyProbeDepth",
                      "SyzygyProbeLimit", "Syzygy50MoveRule", "EvalFile", "Use NNUE"):
         assert expected in names

@@ -24,7 +24,7 @@ import re
 import tempfile
 from collections import defaultdict
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 import chess
 import chess.pgn
@@ -98,6 +98,7 @@ class BookBuilder:
         self.min_games = min_games
         # key -> raw move -> [games, points]
         self._stats: Dict[int, Dict[int, List[int]]] = defaultdict(dict)
+        self.fens: Dict[int, str] = {}  # key -> the first position seen with it (for verify.py's search)
         self.lines_added = 0
         self.problems: List[str] = []  # lines/games skipped, with the reason
 
@@ -113,6 +114,7 @@ class BookBuilder:
                 break
             key = chess.polyglot.zobrist_hash(board)
             raw = encode_move(board, move)
+            self.fens.setdefault(key, board.fen())
             if (key, raw) not in seen:
                 seen.add((key, raw))
                 stat = self._stats[key].setdefault(raw, [0, 0])
@@ -191,9 +193,11 @@ class BookBuilder:
             out.extend((key, raw, weight) for raw, weight in weighted)
         return out
 
-    def write(self, path: str) -> int:
-        """Write the book (atomically: a half-written book never replaces a good one); return the entry count."""
-        entries = self.entries()
+    def write(self, path: str, entries: Optional[List[Tuple[int, int, int]]] = None) -> int:
+        """Write the book (atomically: a half-written book never replaces a good one); return the entry count.
+
+        `entries` (key, raw move, weight) replace the counted ones, e.g. after verify.py's search."""
+        entries = self.entries() if entries is None else entries
         data = b"".join(chess.polyglot.ENTRY_STRUCT.pack(key, raw, weight, 0) for key, raw, weight in entries)
         target = Path(path)
         try:
@@ -244,11 +248,14 @@ def _open_text(path: str):
 
 
 def build_book(out_path: str, pgn_files: Iterable[str] = (), tsv_files: Iterable[str] = (),
-               max_plies: Optional[int] = None, min_games: int = 1) -> Tuple[int, BookBuilder]:
-    """Build a book from the given files; return (entries written, the builder for its statistics)."""
+               max_plies: Optional[int] = None, min_games: int = 1,
+               judge: Optional[Callable] = None) -> Tuple[int, BookBuilder]:
+    """Build a book from the given files; return (entries written, the builder for its statistics).
+
+    `judge(builder) -> entries`, when given, decides the moves and weights (verify.py)."""
     builder = BookBuilder(max_plies=max_plies, min_games=min_games)
     for path in tsv_files:
         builder.add_tsv(path)
     for path in pgn_files:
         builder.add_pgn(path)
-    return builder.write(out_path), builder
+    return builder.write(out_path, judge(builder) if judge else None), builder

@@ -9,6 +9,7 @@ import chess.polyglot
 
 from engine.book.probe import DEFAULT_BOOK_PATH, BookError, OpeningBook
 from engine.book.build import BookBuildError, build_book
+from engine.book.verify import Verifier
 
 
 def add_arguments(parser) -> None:
@@ -27,6 +28,11 @@ def add_arguments(parser) -> None:
                        help="use only the first N plies of each game or line")
     build.add_argument("--min-games", type=int, default=1, metavar="N",
                        help="leave out moves seen in fewer than N games or lines (default 1)")
+    build.add_argument("--verify-depth", type=int, default=None, metavar="D",
+                       help="judge every move with Vireo's search at depth D: keep it only within "
+                            "--verify-margin of the best move, weight it by its score (engine/book/verify.py)")
+    build.add_argument("--verify-margin", type=int, default=50, metavar="CP",
+                       help="with --verify-depth: most centipawns behind the best move (default 50)")
     build.add_argument("--verbose", action="store_true", help="list every skipped game or line")
 
     probe = sub.add_parser("probe", help="list the book moves of a position",
@@ -61,9 +67,15 @@ def _build(args) -> int:
     if args.min_games < 1:
         print("vireo book build: --min-games must be at least 1", file=sys.stderr)
         return 2
+    verifier = None
+    if args.verify_depth is not None:
+        if not 1 <= args.verify_depth <= 60 or args.verify_margin < 0:
+            print("vireo book build: --verify-depth must be 1..60 and --verify-margin not negative", file=sys.stderr)
+            return 2
+        verifier = Verifier(args.verify_depth, args.verify_margin)
     try:
         count, builder = build_book(args.out, pgn_files=args.pgn, tsv_files=args.tsv,
-                                    max_plies=args.max_plies, min_games=args.min_games)
+                                    max_plies=args.max_plies, min_games=args.min_games, judge=verifier)
     except BookBuildError as exc:
         print(f"vireo book build: {exc}", file=sys.stderr)
         return 1
@@ -72,6 +84,9 @@ def _build(args) -> int:
     if len(builder.problems) > 5 and not args.verbose:
         print(f"... {len(builder.problems) - 5} more skipped (--verbose lists them)", file=sys.stderr)
     print(f"{args.out}: {count} entries from {builder.lines_added} games/lines")
+    if verifier is not None:
+        print(f"verified at depth {verifier.depth} in {verifier.positions} positions: kept {verifier.kept} moves "
+              f"within {verifier.margin} cp of the best, dropped {verifier.dropped}")
     if count == 0:
         print("vireo book build: the book is empty (no move passed the filters)", file=sys.stderr)
         return 1

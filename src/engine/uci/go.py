@@ -1,8 +1,8 @@
 """What one `go` does, in the worker thread: book, tablebases, search, strength.
 
 Order of business:
-  1. a book move, when OwnBook is on and the go is a game move (it has a
-     clock or a movetime, or is a ponder search): played at once;
+  1. a book move, when OwnBook is on and the go is a game move (see
+     `book_answers`): played at once, with an `info ... pv` line for it;
   2. at a root in the Syzygy tables: only the best-ranked moves are searched
      and the tablebase score is reported instead of the evaluation;
   3. the core's search with limits built from the go and the options;
@@ -35,6 +35,7 @@ class GoSettings:
     chess960: bool = False
     limit_strength: bool = False
     elo: int = strength.ELO_DEFAULT
+    analyse_mode: bool = False
     own_book: bool = False
     book_file: str = ""
     book_depth: int = 20
@@ -188,10 +189,7 @@ class GoTask:
     # -- book ------------------------------------------------------------
 
     def _book_allowed(self) -> bool:
-        go = self.go
-        game_move = go.has_clock() or go.movetime is not None or go.ponder
-        return (self.settings.own_book and game_move and not go.infinite
-                and go.mate is None and not go.searchmoves)
+        return self.settings.own_book and book_answers(self.go, self.settings)
 
     def _book_move(self) -> Optional[BestMove]:
         s = self.settings
@@ -210,6 +208,9 @@ class GoTask:
         reply = book.pick(board, "best", self.rng)
         ponder = board.uci(reply, chess960=s.chess960) if reply is not None else None
         self.out.info_string(f"book move {best} ({s.book_mode}, {book.path.name})")
+        # A client reading info lines (python-chess's play(info=...)) still learns the move;
+        # no score or depth: the book has none, and inventing one would mislead.
+        self.out.send(f"info multipv 1 nodes 0 time 0 pv {best}" + (f" {ponder}" if ponder else ""))
         return best, ponder
 
     # -- tablebases ------------------------------------------------------
@@ -272,6 +273,20 @@ class GoTask:
             self.out.send(format_info(info, self.settings.show_wdl))
         except Exception as exc:  # a report must never break the search
             self.out.info_string(f"error: bad search report ({type(exc).__name__}: {exc})")
+
+
+def book_answers(go: GoCommand, settings: GoSettings) -> bool:
+    """Whether this `go` is a game move the opening book may answer (OwnBook aside).
+
+    Only a move in a game under a clock (wtime/btime or movetime, or a ponder
+    search) with one line asked for. Anything that asks for analysis is
+    searched: UCI_AnalyseMode (python-chess's analyse() sets it), MultiPV
+    above 1, go infinite, searchmoves, and limits by depth, nodes or mate.
+    """
+    game_move = go.has_clock() or go.movetime is not None or go.ponder
+    analysis = (settings.analyse_mode or settings.multipv > 1 or go.infinite or bool(go.searchmoves)
+                or go.depth is not None or go.nodes is not None or go.mate is not None)
+    return game_move and not analysis
 
 
 def _search_probe(tables, rule50: bool):

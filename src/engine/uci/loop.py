@@ -252,7 +252,7 @@ class UciEngine:
         return GoSettings(
             multipv=o["MultiPV"], move_overhead=o["Move Overhead"], show_wdl=o["UCI_ShowWDL"],
             chess960=o["UCI_Chess960"], limit_strength=o["UCI_LimitStrength"], elo=o["UCI_Elo"],
-            own_book=o["OwnBook"], book_file=o["BookFile"], book_depth=o["BookDepth"],
+            analyse_mode=o["UCI_AnalyseMode"], own_book=o["OwnBook"], book_file=o["BookFile"], book_depth=o["BookDepth"],
             book_mode=o["BookMode"], syzygy_path=o["SyzygyPath"],
             syzygy_probe_depth=o["SyzygyProbeDepth"], syzygy_probe_limit=o["SyzygyProbeLimit"], syzygy_50=o["Syzygy50MoveRule"])
 

@@ -147,6 +147,8 @@ def build_option_table(*, elo_min: int, elo_max: int, elo_default: int,
         # ms kept back per move for the GUI/network and this Python layer.
         Option("Move Overhead", "spin", 20, 0, 5000),
         Option("UCI_Chess960", "check", False),
+        # python-chess's analyse() sets it (play() clears it): analysis never gets a book move.
+        Option("UCI_AnalyseMode", "check", False),
         Option("UCI_ShowWDL", "check", False),
         Option("UCI_LimitStrength", "check", False),
         Option("UCI_Elo", "spin", elo_default, elo_min, elo_max),

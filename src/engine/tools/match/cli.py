@@ -3,14 +3,17 @@ import argparse
 import os
 import random
 import sys
+import tempfile
 
 from .adjudication import AdjudicationError, Tablebase, parse_draw, parse_resign
 from .openings import OpeningError, OpeningSuite, parse_options
+from .report import LiveReport, write_report
 from .rescore import RescoreError, tally_from_pgn
 from .player import quiet_engine_chatter
 from .runner import MatchSettings, run_match
 from .spec import SpecError, build_spec
 from .sprt import SprtError, parse_sprt
+from .variant import VariantError, parse_variant
 
 EPILOG = """\
 engine words (cutechess-cli style, KEY=VALUE):
@@ -25,6 +28,10 @@ engine words (cutechess-cli style, KEY=VALUE):
   Words in --each apply to both engines; an engine's own words win.
   Quote words that hold spaces: "option.Skill Level=5" cmd="python -m engine".
 
+variant:   --variant fischerandom   Chess960 (UCI_Chess960 / xboard variant fischerandom set for
+  every game); openings from --openings (e.g. FRC_openings.epd) or start positions drawn with --seed
+pondering: the engine word `ponder` (e.g. --each ponder): the engine thinks on the opponent's time;
+  its clock runs only from the opponent's move (ponderhit) to its bestmove, as in cutechess-cli
 openings:  --openings file=PATH [format=epd|pgn] [order=sequential|random] [plies=N] [start=N]
   Each opening is played twice, colours reversed (a game pair).
 adjudication:
@@ -59,6 +66,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=2, help="number of games (default 2)")
     parser.add_argument("--concurrency", type=int, default=1, help="games played at once (default 1)")
     parser.add_argument("--openings", nargs="+", metavar="KEY=VALUE", help="opening suite (EPD or PGN)")
+    parser.add_argument("--variant", default="standard", help="standard (default) or fischerandom "
+                        "(Chess960; also chess960): openings from --openings, else drawn with --seed")
     parser.add_argument("--seed", type=int, help="seed for order=random (default: drawn and printed)")
     parser.add_argument("--pgnout", metavar="FILE", help="append finished games to this PGN file")
     parser.add_argument("--event", default="Vireo match", help="PGN Event tag")
@@ -72,6 +81,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rescore", nargs="+", metavar="PGN", help="play nothing: report on the games "
                         "in these PGN files (e.g. all shards of a match)")
     parser.add_argument("--first", metavar="NAME", help="with --rescore: the engine the score is for")
+    parser.add_argument("--report", metavar="FILE", help="also write a self-contained HTML report "
+                        "(result table, Elo and SPRT charts, openings, game lengths)")
 
 
 def _shard(text):
@@ -95,12 +106,15 @@ def _settings(args) -> MatchSettings:
     if args.concurrency < 1:
         raise SpecError("--concurrency must be at least 1")
     suite = None
+    chess960 = parse_variant(args.variant)
+    seed = args.seed if args.seed is not None else random.randrange(1 << 31)
     if args.openings:
-        seed = args.seed if args.seed is not None else random.randrange(1 << 31)
         options = parse_options(args.openings)
         if options.order == "random" and args.seed is None:
             print(f"opening order seed: {seed} (repeat with --seed {seed})", file=sys.stderr)
-        suite = OpeningSuite(options, seed)
+        suite = OpeningSuite(options, seed, chess960)
+    elif chess960 and args.seed is None:
+        print(f"Chess960 start positions seed: {seed} (repeat with --seed {seed})", file=sys.stderr)
     if args.pgnout:
         folder = os.path.dirname(os.path.abspath(args.pgnout))
         if not os.path.isdir(folder):
@@ -116,7 +130,7 @@ def _settings(args) -> MatchSettings:
         draw=parse_draw(args.draw) if args.draw else None,
         tablebase=Tablebase(args.tb) if args.tb else None,
         sprt=parse_sprt(args.sprt) if args.sprt else None,
-        progress=not args.no_progress, shard=_shard(args.shard))
+        progress=not args.no_progress, shard=_shard(args.shard), chess960=chess960, seed=seed)
 
 
 def _rescore(args) -> int:
@@ -130,6 +144,18 @@ def _rescore(args) -> int:
         print(f"vireo match: {exc}", file=sys.stderr)
         return 2
     print(tally.report(sprt))
+    return _write_report(args.report, args.rescore, tally.first, sprt)
+
+
+def _write_report(path, pgn_paths, first, sprt) -> int:
+    if not path:
+        return 0
+    try:
+        write_report(path, pgn_paths, first, sprt)
+    except (RescoreError, OSError) as exc:
+        print(f"vireo match: --report: {exc}", file=sys.stderr)
+        return 1
+    print(f"Report: {path}")
     return 0
 
 
@@ -137,11 +163,24 @@ def run(args) -> int:
     quiet_engine_chatter()
     if args.rescore:
         return _rescore(args)
+    if args.report and not args.pgnout:  # the report is built from the games' PGN
+        with tempfile.NamedTemporaryFile(prefix="vireo-match-", suffix=".pgn", delete=False) as handle:
+            args.pgnout = handle.name
+        try:
+            return _play(args, keep_pgn=False)
+        finally:
+            os.unlink(args.pgnout)
+    return _play(args, keep_pgn=True)
+
+
+def _play(args, keep_pgn: bool) -> int:
     try:
         settings = _settings(args)
-    except (SpecError, OpeningError, AdjudicationError, SprtError) as exc:
+    except (SpecError, OpeningError, AdjudicationError, SprtError, VariantError) as exc:
         print(f"vireo match: {exc}", file=sys.stderr)
         return 2
+    if args.report:
+        settings.on_game = LiveReport(args.report, settings.pgn_path, settings.sprt)
     try:
         outcome = run_match(settings)
     finally:
@@ -156,6 +195,9 @@ def run(args) -> int:
         status = {"completed": "finished", "sprt": "stopped by SPRT", "interrupted": "interrupted",
                   "error": "stopped by an error"}[outcome.stop_reason]
         print(f"Match {status} after {outcome.seconds:.1f} s ({limits}, concurrency {settings.concurrency})")
-        if settings.pgn_path:
+        if settings.pgn_path and keep_pgn:
             print(f"PGN: {settings.pgn_path}")
-    return {"completed": 0, "sprt": 0, "interrupted": 130, "error": 1}[outcome.stop_reason]
+    status = {"completed": 0, "sprt": 0, "interrupted": 130, "error": 1}[outcome.stop_reason]
+    if outcome.tally.games:
+        status = max(status, _write_report(args.report, [settings.pgn_path], outcome.tally.first, settings.sprt))
+    return status

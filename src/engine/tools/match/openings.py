@@ -30,16 +30,17 @@ class Opening:
     fen: Optional[str]                 # None: the standard initial position
     moves: Tuple[chess.Move, ...] = ()
     label: str = ""
+    chess960: bool = False             # castling rights read as Chess960 (X-FEN/Shredder-FEN)
 
     def board(self) -> chess.Board:
-        board = chess.Board(self.fen) if self.fen else chess.Board()
+        board = chess.Board(self.fen or chess.STARTING_FEN, chess960=self.chess960)
         for move in self.moves:
             board.push(move)
         return board
 
     @property
     def from_standard_start(self) -> bool:
-        return self.fen is None or self.fen == chess.STARTING_FEN
+        return not self.chess960 and (self.fen is None or self.fen == chess.STARTING_FEN)
 
 
 STANDARD_START = Opening(None, (), "start position")
@@ -94,8 +95,8 @@ def _epd_entries(text: str) -> List[Tuple[int, str]]:
             if line.strip() and not line.lstrip().startswith("#")]
 
 
-def _epd_opening(path: str, number: int, line: str) -> Opening:
-    board = chess.Board()
+def _epd_opening(path: str, number: int, line: str, chess960: bool = False) -> Opening:
+    board = chess.Board(chess960=chess960)
     try:
         # A plain 6-field FEN or an EPD line with operations.
         fields = line.split()
@@ -109,7 +110,7 @@ def _epd_opening(path: str, number: int, line: str) -> Opening:
     if not board.is_valid():
         raise OpeningError(f"{path}:{number}: impossible position {board.fen()}")
     label = str(ops.get("id", "")) or f"{os.path.basename(path)}:{number}"
-    return Opening(board.fen(), (), label)
+    return Opening(board.fen(), (), label, chess960)
 
 
 def _pgn_offsets(text: str) -> List[int]:
@@ -122,7 +123,8 @@ def _pgn_offsets(text: str) -> List[int]:
         offsets.append(offset)
 
 
-def _pgn_opening(path: str, stream: io.StringIO, offset: int, plies: Optional[int], index: int) -> Opening:
+def _pgn_opening(path: str, stream: io.StringIO, offset: int, plies: Optional[int], index: int,
+                 chess960: bool = False) -> Opening:
     stream.seek(offset)
     game = chess.pgn.read_game(stream)
     if game is None:
@@ -130,12 +132,28 @@ def _pgn_opening(path: str, stream: io.StringIO, offset: int, plies: Optional[in
     if game.errors:
         raise OpeningError(f"{path}: game #{index + 1}: {game.errors[0]}")
     board = game.board()
-    fen = None if board.fen() == chess.STARTING_FEN else board.fen()
     moves = tuple(game.mainline_moves())
     if plies is not None:
         moves = moves[:plies]
+    if chess960 and not board.chess960:   # a standard game in a Chess960 match: position 518
+        moves = _as_chess960(board, moves)
+    chess960 = chess960 or board.chess960
+    fen = None if board.fen() == chess.STARTING_FEN and not chess960 else board.fen()
     label = f"{os.path.basename(path)} #{index + 1}"
-    return Opening(fen, moves, label)
+    return Opening(fen, moves, label, chess960)
+
+
+def _as_chess960(board: chess.Board, moves) -> Tuple[chess.Move, ...]:
+    """Standard moves as a Chess960 board writes them: castling becomes king takes rook."""
+    board, converted = board.copy(), []
+    for move in moves:
+        if board.is_castling(move):
+            rook_file = 7 if chess.square_file(move.to_square) == 6 else 0
+            converted.append(chess.Move(move.from_square, chess.square(rook_file, chess.square_rank(move.from_square))))
+        else:
+            converted.append(move)
+        board.push(move)
+    return tuple(converted)
 
 
 class OpeningSuite:
@@ -145,8 +163,9 @@ class OpeningSuite:
     an index scan, not 35,000 game parses.
     """
 
-    def __init__(self, options: OpeningOptions, seed: Optional[int] = None):
+    def __init__(self, options: OpeningOptions, seed: Optional[int] = None, chess960: bool = False):
         self.options = options
+        self.chess960 = chess960
         text = _read_text(options.path)
         fmt = options.format or ("pgn" if options.path.lower().endswith(".pgn") else "epd")
         self.is_pgn = fmt == "pgn"
@@ -166,9 +185,10 @@ class OpeningSuite:
         index = self.order[self.position % len(self.order)]
         self.position += 1
         if self.is_pgn:
-            return _pgn_opening(self.options.path, self.stream, self.entries[index], self.options.plies, index)
+            return _pgn_opening(self.options.path, self.stream, self.entries[index], self.options.plies, index,
+                                self.chess960)
         number, line = self.entries[index]
-        return _epd_opening(self.options.path, number, line)
+        return _epd_opening(self.options.path, number, line, self.chess960)
 
     def skip(self) -> None:
         """Pass over the next opening without reading it (another shard plays it)."""

@@ -31,6 +31,8 @@ def build_pgn(record: GameRecord, labels: GameLabels) -> chess.pgn.Game:
     h["White"] = labels.white
     h["Black"] = labels.black
     h["Result"] = record.result
+    if record.opening.chess960:
+        h["Variant"] = "Chess960"   # before the moves: python-chess then writes them on a Chess960 board
     if not record.opening.from_standard_start:
         h["SetUp"] = "1"
         h["FEN"] = record.opening.fen

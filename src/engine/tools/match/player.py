@@ -116,7 +116,7 @@ class Player:
             raise EngineStartError(f"engine {label}: cannot run {' '.join(self.spec.command)!r}: {exc}") from None
         try:
             await asyncio.wait_for(self.protocol.initialize(), START_TIMEOUT)
-            options = {k: _option_value(v) for k, v in self.spec.options.items()}
+            options = {k: self._typed(k, _option_value(v)) for k, v in self.spec.options.items()}
             if options:
                 await self.protocol.configure(options)
             await asyncio.wait_for(self.protocol.ping(), START_TIMEOUT)
@@ -128,6 +128,16 @@ class Player:
             await self.stop()
             raise EngineStartError(f"engine {label}: {exc}") from None
 
+    def _typed(self, name: str, value: str):
+        """The value as the engine's option type holds it ("3" -> 3 for a spin). python-chess
+        compares the configured value with the typed one to decide whether a ponder search
+        may continue (ponderhit); a string "3" against 3 would read as a change every move."""
+        option = self.protocol.options.get(name) if self.protocol else None
+        try:
+            return option.parse(value) if option is not None else value
+        except chess.engine.EngineError:
+            return value   # configure() reports it with the engine's name
+
     async def new_game(self, game_id: object, root: chess.Board) -> None:
         """Start a game from `root` before the clock runs.
 
@@ -137,6 +147,10 @@ class Player:
         keeps python-chess from sending them again (it then only feeds the
         moves).
         """
+        if self.spec.ponder:
+            # A command ends the last game's ponder search (python-chess sends stop);
+            # ucinewgame must not reach an engine that is still searching.
+            await asyncio.wait_for(self.protocol.ping(), START_TIMEOUT)
         if isinstance(self.protocol, chess.engine.UciProtocol):
             self.protocol.send_line("ucinewgame")
         else:
@@ -165,7 +179,7 @@ class Player:
         started = time.monotonic()
         try:
             result = await asyncio.wait_for(
-                self.protocol.play(board, limit, game=game_id, info=INFO), timeout)
+                self.protocol.play(board, limit, game=game_id, info=INFO, ponder=self.spec.ponder), timeout)
         except asyncio.TimeoutError:
             return Reply(None, time.monotonic() - started, fault=TIMEOUT, detail="no move in time")
         except chess.engine.EngineTerminatedError as exc:

@@ -15,7 +15,7 @@ import sys
 import time
 import traceback
 from dataclasses import dataclass
-from typing import Iterator, List, Optional, Tuple
+from typing import Callable, Iterator, List, Optional, Tuple
 
 from tqdm import tqdm
 
@@ -27,6 +27,7 @@ from .player import EngineStartError, Player
 from .results import Tally
 from .spec import EngineSpec
 from .sprt import Sprt
+from .variant import generated_starts
 
 
 @dataclass
@@ -43,6 +44,9 @@ class MatchSettings:
     sprt: Optional[Sprt] = None
     progress: bool = True
     shard: Tuple[int, int] = (1, 1)   # (k, n): play only pairs p with p % n == k - 1
+    chess960: bool = False            # --variant fischerandom (variant.py)
+    seed: int = 0                     # draws the Chess960 start positions when there is no opening file
+    on_game: Optional[Callable[[Tally], None]] = None   # after each game is written (the live report)
 
 
 @dataclass
@@ -77,11 +81,14 @@ class Match:
         suite = self.settings.openings
         shard, shards = self.settings.shard
         opening = STANDARD_START
+        starts = generated_starts(self.settings.seed) if self.settings.chess960 and not suite else None
         for index in range(self.settings.games):
             pair, second = divmod(index, 2)
             mine = pair % shards == shard - 1
             if not second and suite:
                 opening = suite.next() if mine else suite.skip()
+            elif not second and starts:
+                opening = next(starts)
             if mine:
                 yield Job(pair, bool(second), opening)
 
@@ -144,6 +151,8 @@ class Match:
                             names[w], names[b], specs[w].limit_text(), specs[b].limit_text())
         self.writer.write(record, labels)
         pair_done = self.tally.add(job.pair, not job.second, record.result, record.termination)
+        if self.settings.on_game:
+            self.settings.on_game(self.tally)
         self.bar.set_postfix_str(self.tally.short(), refresh=False)
         self.bar.update(1)
         if record.termination not in ("normal", "adjudication"):

@@ -12,6 +12,8 @@
     depth=N            fixed search depth
     nodes=N            fixed node count
     timemargin=MS      grace before a time forfeit (default 100 ms)
+    ponder             think on the opponent's time (a bare word, as in cutechess-cli;
+                       ponder=true|false also works)
 """
 import shlex
 from dataclasses import dataclass, field
@@ -20,7 +22,7 @@ from typing import Dict, List, Optional, Sequence
 from .timecontrol import TimeControl, TimeControlError
 
 DEFAULT_TIME_MARGIN_MS = 100
-KEYS = ("cmd", "name", "proto", "dir", "arg", "tc", "st", "depth", "nodes", "timemargin")
+KEYS = ("cmd", "name", "proto", "dir", "arg", "tc", "st", "depth", "nodes", "timemargin", "ponder")
 
 
 class SpecError(ValueError):
@@ -40,6 +42,7 @@ class EngineSpec:
     depth: Optional[int] = None
     nodes: Optional[int] = None
     time_margin: float = DEFAULT_TIME_MARGIN_MS / 1000
+    ponder: bool = False
 
     @property
     def command(self) -> List[str]:
@@ -84,6 +87,8 @@ def _positive_float(key: str, value: str, allow_zero=False) -> float:
 def apply_words(spec: EngineSpec, words: Sequence[str]) -> EngineSpec:
     """Apply KEY=VALUE words to `spec` (later words win); returns it."""
     for word in words:
+        if word == "ponder":   # cutechess-cli's flag word
+            word = "ponder=true"
         key, sep, value = word.partition("=")
         if not sep:
             raise SpecError(f"expected KEY=VALUE, got {word!r}")
@@ -119,6 +124,10 @@ def apply_words(spec: EngineSpec, words: Sequence[str]) -> EngineSpec:
             spec.depth = _positive_int(key, value)
         elif key == "nodes":
             spec.nodes = _positive_int(key, value)
+        elif key == "ponder":
+            if value.lower() not in ("true", "false"):
+                raise SpecError(f"ponder= must be true or false, not {value!r}")
+            spec.ponder = value.lower() == "true"
         elif key == "timemargin":
             spec.time_margin = _positive_float(key, value, allow_zero=True) / 1000
         else:

@@ -1,0 +1,99 @@
+"""Book moves judged by Vireo's own search: `vireo book build --verify-depth D`.
+
+A move from the sources stays in the book only when the search, at a fixed
+depth, scores it within `margin` centipawns of the position's best move; its
+weight then follows that judgement:
+
+    weight = source weight * 2 ** (-deficit / HALVING_CP), at least 1,
+
+so every HALVING_CP centipawns behind the best move halve it. The sources'
+weight stays in as the tie-break because a low-depth score alone is noisy in
+the opening: after 1.e4, 1...e5 scores 15 cp behind 1...d5 in one depth-8
+search and 31 cp behind in another over more moves; how many openings or
+games play a move then separates moves the search finds equal (otherwise
+1.h4 weighs as much as 1.d4 at depth 8). (The idea of checking a book with an engine is old: Polyglot's
+and Stockfish testers' books are built from engine games; the rule here is
+our own.)
+
+Deterministic: one thread, the hash cleared before each search, fixed
+depth, positions in key order. Per position two searches: one over all moves
+finds the search's best move; one over the book's candidates plus that move,
+with one line each (MultiPV), scores them all in the same search, so the
+deficits compare like with like (scores of separate searches at a low depth
+differ by more than the margin).
+"""
+from typing import Dict, List, Optional, Tuple
+
+import chess
+
+from .._core import Position, Search
+from .build import BookBuilder, encode_move
+
+HALVING_CP = 20
+MATE_CP = 30000   # a mate score as centipawns, so that it compares with the others
+
+
+def _centipawns(score: Tuple[str, int]) -> int:
+    kind, value = score
+    if kind == "mate":
+        return MATE_CP - abs(value) if value > 0 else -MATE_CP + abs(value)
+    return value
+
+
+def _line_scores(search: Search, position: Position, limits: dict) -> Dict[str, int]:
+    """First move -> score (cp) of every line of the search's last complete iteration."""
+    lines: Dict[int, dict] = {}
+    search.go(position, limits, lambda info: lines.__setitem__(info.get("multipv", 1), info)
+              if info.get("pv") and info.get("bound") is None else None)
+    return {info["pv"][0]: _centipawns(info["score"]) for info in lines.values()}
+
+
+def weight_for(source_weight: int, deficit: int) -> int:
+    return max(1, round(source_weight * 2 ** (-max(0, deficit) / HALVING_CP)))
+
+
+class Verifier:
+    """judge(builder) -> the entries to write; also counts what it kept and dropped."""
+
+    def __init__(self, depth: int, margin: int, hash_mb: int = 16):
+        if depth < 1 or margin < 0:
+            raise ValueError("verify depth must be at least 1 and the margin not negative")
+        self.depth, self.margin = depth, margin
+        self.search = Search()
+        self.search.set_threads(1)
+        self.search.set_hash(hash_mb)
+        self.kept = self.dropped = self.positions = 0
+
+    def judge_position(self, fen: str, weighted: List[Tuple[int, int]]) -> List[Tuple[int, int]]:
+        """(raw move, weight) for the (raw move, source weight) candidates that pass, heaviest first."""
+        board = chess.Board(fen)
+        by_raw = {encode_move(board, move): move for move in board.legal_moves}
+        candidates = {board.uci(by_raw[raw]): raw for raw, _ in weighted if raw in by_raw}
+        source = dict(weighted)
+        if not candidates:
+            return []
+        position = Position(fen)
+        self.search.clear_hash()
+        searched_best = list(_line_scores(self.search, position, {"depth": self.depth}))
+        moves = sorted(set(candidates) | set(searched_best))
+        self.search.clear_hash()
+        scores = _line_scores(self.search, position, {"depth": self.depth, "searchmoves": moves,
+                                                      "multipv": len(moves)})
+        best = max(scores.values())
+        kept = [(raw, weight_for(source[raw], best - scores[uci])) for uci, raw in candidates.items()
+                if uci in scores and best - scores[uci] <= self.margin]
+        kept.sort(key=lambda rw: (-rw[1], rw[0]))
+        return kept
+
+    def __call__(self, builder: BookBuilder, progress: Optional[callable] = None) -> List[Tuple[int, int, int]]:
+        by_key: Dict[int, List[Tuple[int, int]]] = {}
+        for key, raw, weight in builder.entries():   # the sources' filters (min games) apply first
+            by_key.setdefault(key, []).append((raw, weight))
+        out = []
+        for key in sorted(by_key):
+            kept = self.judge_position(builder.fens[key], by_key[key])
+            self.positions += 1
+            self.kept += len(kept)
+            self.dropped += len(by_key[key]) - len(kept)
+            out.extend((key, raw, weight) for raw, weight in kept)
+        return out
