@@ -103,7 +103,7 @@ def test_handshake_lists_options_then_uciok(uci):
     while lines[-1] != "uciok":
         lines.append(uci.read())
     assert lines[0].startswith("id name Vireo") and lines[1].startswith("id author")
-    assert sum(line.startswith("option name ") for line in lines) == 19
+    assert sum(line.startswith("option name ") for line in lines) == 21
     uci.send("isready")
     assert uci.read() == "readyok"
 

@@ -34,6 +34,20 @@ def test_declarations_use_the_usual_casing():
     assert "option name Use NNUE type check default false" in lines
 
 
+def test_the_readme_option_table_lists_exactly_the_declared_options():
+    """README stays true: one row per option the engine declares, no more."""
+    from conftest import REPO
+    readme = (REPO / "README.md").read_text()
+    section = readme[readme.index("| option | type | default |"):]
+    rows = []
+    for line in section.splitlines()[2:]:
+        if not line.startswith("|"):
+            break
+        rows.append(line.split("|")[1].strip())
+    declared = [line.split(" type ")[0][len("option name "):] for line in table().declarations()]
+    assert sorted(rows) == sorted(declared)
+
+
 def test_names_match_case_insensitively_and_values_are_typed():
     t = table()
     t.set("hash", "64")
