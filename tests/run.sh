@@ -2,7 +2,7 @@
 # The whole test suite from a fresh machine with only Python and apt:
 # installs the Debian reference engines the end-to-end tests play against
 # (when run as root and they are missing), builds and installs Vireo with its
-# test extra, then runs pytest. Arguments go to pytest.
+# test and train extras, then runs pytest. Arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,5 +20,5 @@ if [ -n "$missing" ]; then
     fi
 fi
 
-python3 -m pip install -q -e '.[test]'
+python3 -m pip install -q -e '.[test,train]'
 python3 -m pytest "$@"
