@@ -138,6 +138,7 @@ class Trainer:
         for key in ("hidden", "activation"):
             if saved[key] != getattr(self.config, key):
                 raise ValueError(f"checkpoint {path} has {key} {saved[key]}, this run {getattr(self.config, key)}")
+        self.config.seed = saved["seed"]     # the rest of the run shuffles as the run would have
         self.model.load_state_dict(state["model"])
         self.optimizer.load_state_dict(state["optimizer"])
         self.epoch = state["epoch"]
