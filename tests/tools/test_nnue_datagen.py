@@ -67,7 +67,7 @@ def test_workers_and_shards_play_the_same_games(tmp_path):
 
 
 def test_a_killed_run_resumes_without_losing_or_changing_anything(tmp_path):
-    games = 10
+    games = 16
     reference = generate(tmp_path / "reference.bin", seed=9, games=games)
     out = tmp_path / "killed.bin"
     journal = tmp_path / "killed.bin.journal"
@@ -180,10 +180,12 @@ def vireo(*args):
     (["--shard", "3/2"], "K must be in 1..N"),
     (["--openings", "none.epd"], "cannot read opening file"),
     (["--eval-file", "none.nnue"], "no such file"),
+    (["--syzygy", "none", "--workers", "2"], "no usable Syzygy tables"),
 ])
 def test_bad_input_fails_with_a_message(tmp_path, args, words):
     result = vireo(str(tmp_path / "o.bin"), *[str(tmp_path / a) if a.startswith("none") else a for a in args])
     assert result.returncode == 2 and words in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "o.bin").exists()
 
 
 def test_an_output_file_is_required():

@@ -76,6 +76,15 @@ def make_search(config: RunConfig):
     return search, tablebases
 
 
+def preflight(config: RunConfig) -> None:
+    """Opens what the workers will open, here, so that a bad table path or
+    network fails once with its message (a worker's initializer that raises
+    would only be restarted by the pool, again and again)."""
+    _search, tablebases = make_search(config)
+    if tablebases is not None:
+        tablebases.close()
+
+
 def init_worker(config: RunConfig) -> None:
     _worker["config"] = config
     _worker["search"], _worker["tablebases"] = make_search(config)
@@ -93,8 +102,7 @@ def play(game: int) -> Tuple[int, GameRecord]:
 
 def played_games(config: RunConfig, todo: List[int]) -> Iterator[Tuple[int, GameRecord]]:
     if config.workers == 1:
-        init_worker(config)
-        yield from map(play, todo)
+        yield from map(play, todo)     # init_worker ran in run(), before the journal
         return
     # fork: the workers inherit the loaded modules, and start at once
     with multiprocessing.get_context("fork").Pool(config.workers, init_worker, (config,)) as pool:
@@ -102,6 +110,10 @@ def played_games(config: RunConfig, todo: List[int]) -> Iterator[Tuple[int, Game
 
 
 def run(config: RunConfig, output, progress: bool = True) -> Journal:
+    if config.workers > 1:
+        preflight(config)
+    else:
+        init_worker(config)
     journal = Journal(output, config.describe())
     todo = [g for g in shard_games(config) if g not in journal.done]
     start, made = time.monotonic(), 0
