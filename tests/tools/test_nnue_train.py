@@ -158,6 +158,13 @@ def test_bad_options_are_refused(records_file, args, words):
     assert result.returncode == 2 and words in result.stderr and "Traceback" not in result.stderr
 
 
+def test_a_missing_cuda_device_is_refused(records_file):
+    needs_torch()
+    result = vireo("train", str(records_file), "--device", "cuda", "--quiet",
+                   code="import torch; torch.cuda.is_available = lambda: False; ")
+    assert result.returncode == 2 and "no CUDA device" in result.stderr and "Traceback" not in result.stderr
+
+
 def test_bad_data_is_refused(tmp_path):
     needs_torch()
     partial = tmp_path / "partial.bin"

@@ -68,6 +68,8 @@ def run(args) -> int:
     from .loop import TrainConfig, Trainer
 
     device = ("cuda" if torch.cuda.is_available() else "cpu") if args.device == "auto" else args.device
+    if device.startswith("cuda") and not torch.cuda.is_available():
+        return _fail(f"--device {device}: this torch has no CUDA device (install its CUDA build, docs/nnue.md)")
     if args.threads:
         torch.set_num_threads(args.threads)
     config = TrainConfig(hidden=args.hidden, activation=ACTIVATIONS[args.activation], epochs=args.epochs,
