@@ -82,7 +82,7 @@ def test_the_loss_falls(trained):
 
 
 def test_the_exported_file_computes_the_float_network(trained, tmp_path, data_fens):
-    from engine.tools.nnue.train.export import export, quantize
+    from engine.tools.nnue.train.export import export, quantize, worst_case_output_sum
     trainer, _ = trained
     path = tmp_path / "net.nnue"
     net = export(trainer.model, path)
@@ -105,6 +105,7 @@ def test_the_exported_file_computes_the_float_network(trained, tmp_path, data_fe
     # (QB = 64 leaves output weights steps of 1/64).
     assert np.mean(np.abs(integers - floats)) <= 4 and np.max(np.abs(integers - floats)) <= 16
     assert quantize(trainer.model).output_bias == net.output_bias
+    assert worst_case_output_sum(net) < 2**31       # the core's int32 output sum cannot overflow
 
 
 def float_evals(model, boards):

@@ -64,7 +64,7 @@ def run(args) -> int:
     except ImportError:
         return _fail("PyTorch is not installed: pip install 'vireo-chess[train]' (or: pip install torch)")
     from .data import DataError, Dataset
-    from .export import export
+    from .export import export, worst_case_output_sum
     from .loop import TrainConfig, Trainer
 
     device = ("cuda" if torch.cuda.is_available() else "cpu") if args.device == "auto" else args.device
@@ -96,8 +96,11 @@ def run(args) -> int:
     print(f"trained in {time.monotonic() - started:.1f} s")
     if args.export:
         try:
-            export(trainer.model, args.export)
+            net = export(trainer.model, args.export)
         except (OSError, ValueError) as exc:
             return _fail(f"cannot export: {exc}")
         print(f"network written to {args.export}")
+        if worst_case_output_sum(net) > 2**31 - 1:
+            print(f"warning: with every activation saturated the output sum could reach "
+                  f"{worst_case_output_sum(net)}, beyond int32 (real positions stay far below)", file=sys.stderr)
     return 0

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from ..network_file import DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE, INPUTS, Network, write_network
+from ..network_file import DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE, INPUTS, SCRELU, Network, write_network
 from .model import PerspectiveNet
 
 
@@ -28,6 +28,13 @@ def quantize(model: PerspectiveNet, qa: int = DEFAULT_QA, qb: int = DEFAULT_QB,
     )
     net.check()
     return net
+
+
+def worst_case_output_sum(net: Network) -> int:
+    """The largest |sum| the core's int32 output sum can reach: every activation
+    saturated at QA (SCReLU: QA squared) on the output weights' own sign."""
+    peak = net.qa * net.qa if net.activation == SCRELU else net.qa
+    return peak * int(np.abs(net.output_weights.astype(np.int64)).sum())
 
 
 def export(model: PerspectiveNet, path) -> Network:
