@@ -29,8 +29,9 @@ def test_generate_train_export_read(tmp_path):
     samples = [decode(raw[i:i + RECORD_SIZE]) for i in range(0, len(raw), RECORD_SIZE)]
     assert len(samples) >= 2000
     out = vireo("train", data, "--hidden", 32, "--epochs", 8, "--batch-size", 512, "--lr", 0.003,
-                "--threads", 2, "--seed", 1, "--export", net_path, "--quiet")
+                "--threads", 2, "--seed", 1, "--export", net_path, "--baseline", "--quiet")
     assert "validation loss" in out and "network written" in out
+    assert "hand-written evaluation: validation loss 0." in out
     net = read_network(net_path)
     assert (net.hidden, net.activation) == (32, SCRELU)
     # the network has learnt the sign and size of the search scores it was shown

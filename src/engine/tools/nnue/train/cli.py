@@ -35,6 +35,8 @@ def add_arguments(parser):
     parser.add_argument("--device", default="auto", help="auto (CUDA when present), cpu, cuda, cuda:1, ...")
     parser.add_argument("--checkpoint", metavar="PATH", help="save the training state here after every epoch")
     parser.add_argument("--resume", metavar="PATH", help="continue from a checkpoint (same --hidden/--activation)")
+    parser.add_argument("--baseline", action="store_true",
+                        help="also print the validation loss of the hand-written evaluation")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -85,6 +87,10 @@ def run(args) -> int:
         return _fail(str(exc))
     print(f"{len(dataset.train)} training and {len(dataset.valid)} validation positions; "
           f"{args.hidden}x2 {args.activation} network on {device}", flush=True)
+    if args.baseline and len(dataset.valid):
+        from .baseline import hand_written_loss
+        loss = hand_written_loss(dataset.gather(dataset.valid), config.wdl, config.sigmoid_scale)
+        print(f"hand-written evaluation: validation loss {loss:.6f}", flush=True)
     started = time.monotonic()
     while trainer.epoch < config.epochs:
         report = trainer.run_epoch()
