@@ -198,3 +198,24 @@ def test_a_resume_with_other_settings_is_refused(tmp_path):
     generate(out, seed=1, games=1)
     result = vireo(str(out), "--games", "2", "--seed", "2", "--nodes", str(NODES), "--quiet")
     assert result.returncode == 2 and "other settings" in result.stderr
+
+
+def test_starts_from_opening_files(tmp_path):
+    from engine.tools.nnue.datagen.starts import StartsError, read_openings
+    epd = tmp_path / "openings.epd"
+    epd.write_text("rn1qkbnr/ppp1pppp/8/3p1b2/2P5/1P6/P2PPPPP/RNBQKBNR w KQkq - 0 3\n\n"
+                   "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - bm e4; id \"frc\";\n")
+    fens = read_openings([str(epd)])
+    assert len(fens) == 2
+    settings = StartSettings(openings=tuple(fens), opening_random_plies=2)
+    boards = [start_board(settings, game_rng(0, g)) for g in range(40)]
+    boards = [b for b in boards if b is not None]
+    assert all(b.is_valid() for b in boards)
+    # ply() counts from move 1: the first line (move 3) + 2 random plies, played as standard chess;
+    # the Chess960 line (move 1) + 2, keeping Chess960 castling; the start position + 8
+    assert any(b.ply() == 6 and not b.chess960 for b in boards)
+    assert any(b.ply() == 2 and b.chess960 and b.castling_rights for b in boards)
+    assert any(b.ply() == 8 and not b.chess960 for b in boards)
+    epd.write_text("not a position\n")
+    with pytest.raises(StartsError):
+        read_openings([str(epd)])
