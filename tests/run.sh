@@ -3,7 +3,8 @@
 # installs the Debian reference engines the end-to-end tests play against and
 # Chromium for the HTML report test (when run as root and they are missing),
 # sets up what the GUI tests need (tests/gui/setup.sh), builds and installs
-# Vireo with its test extra, then runs pytest. Arguments go to pytest.
+# Vireo with its test and train extras (the train extra is the CPU build of
+# PyTorch the NNUE trainer tests use), then runs pytest. Arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,5 +26,5 @@ fi
 VIREO_CUTECHESS_DIR=$(bash tests/gui/setup.sh)
 export VIREO_CUTECHESS_DIR
 
-python3 -m pip install -q -e '.[test]'
+python3 -m pip install -q -e '.[test,train]'
 python3 -m pytest "$@"

@@ -1,0 +1,9 @@
+"""`vireo datagen`: self-play training data in Marlinformat (docs/nnue-data.md).
+
+starts.py        where games begin: start position, opening files, Chess960
+adjudication.py  when a game is decided early (score, length, Syzygy)
+game.py          one self-play game: the searches, the filters, the records
+journal.py       the games already written, for resuming a killed run
+run.py           seeds, shards, worker processes, the output file, progress
+cli.py           the command line
+"""

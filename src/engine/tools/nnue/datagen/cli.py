@@ -1,0 +1,92 @@
+"""`vireo datagen`: self-play training data, and conversion to and from text."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from engine.syzygy.tables import TablebaseError
+
+from ..convert import ConversionError, convert
+from .adjudication import AdjudicationRules
+from .game import GameSettings
+from .journal import JournalError
+from .run import RunConfig, run as run_games
+from .starts import StartSettings, StartsError, read_openings
+
+
+
+def add_arguments(parser):
+    parser.add_argument("output", nargs="?", help="Marlinformat output file (appended to; resumes a killed run)")
+    parser.add_argument("--games", type=int, default=1000, help="games in the whole run, all shards (default 1000)")
+    parser.add_argument("--nodes", type=int, default=5000, help="nodes searched per move (default 5000)")
+    parser.add_argument("--workers", type=int, default=1, help="processes playing games (default 1)")
+    parser.add_argument("--seed", type=int, default=0, help="the run's seed: same seed, same games")
+    parser.add_argument("--shard", default="1/1", metavar="K/N",
+                        help="play the K-th of N equal parts of the run (one per machine)")
+    parser.add_argument("--openings", action="append", default=[], metavar="FILE",
+                        help="EPD/FEN file of start positions (repeatable); half the games start "
+                             "from one of them, half from the start position")
+    parser.add_argument("--chess960", action="store_true", help="start from Chess960 positions")
+    parser.add_argument("--random-plies", type=int, default=8,
+                        help="random moves from the start position (default 8; 4 after an opening line)")
+    parser.add_argument("--skip-plies", type=int, default=8,
+                        help="keep no position from the game's first searched plies (default 8)")
+    parser.add_argument("--hash", type=int, default=16, help="hash table MB per worker (default 16)")
+    parser.add_argument("--syzygy", metavar="PATH", help="adjudicate positions in these Syzygy tables")
+    parser.add_argument("--eval-file", metavar="PATH",
+                        help="search with this NNUE network (needs a core with NNUE inference)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--convert", nargs=2, metavar=("IN", "OUT"),
+                        help="convert between Marlinformat and FEN;score;result text (.txt/.txt.gz) instead")
+
+
+def _fail(message: str) -> int:
+    print(f"vireo datagen: {message}", file=sys.stderr)
+    return 2
+
+
+def _shard(text: str):
+    try:
+        k, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise ValueError(f"--shard {text!r} is not K/N") from None
+    if not 1 <= k <= n:
+        raise ValueError(f"--shard {text!r}: K must be in 1..N")
+    return k, n
+
+
+def config_from(args) -> RunConfig:
+    for name in ("games", "nodes", "workers", "hash"):
+        if getattr(args, name) < 1:
+            raise ValueError(f"--{name} must be at least 1")
+    if args.random_plies < 0 or args.skip_plies < 0:
+        raise ValueError("--random-plies and --skip-plies must not be negative")
+    for path in filter(None, [args.eval_file]):
+        if not Path(path).is_file():
+            raise ValueError(f"--eval-file {path}: no such file")
+    shard, shards = _shard(args.shard)
+    starts = StartSettings(openings=tuple(read_openings(args.openings)), chess960=args.chess960,
+                           random_plies=args.random_plies,
+                           opening_random_plies=min(args.random_plies, StartSettings.opening_random_plies))
+    return RunConfig(games=args.games, seed=args.seed, shard=shard, shards=shards, workers=args.workers,
+                     hash_mb=args.hash, game=GameSettings(nodes=args.nodes, skip_plies=args.skip_plies),
+                     starts=starts, rules=AdjudicationRules(), syzygy=args.syzygy, eval_file=args.eval_file)
+
+
+def run(args) -> int:
+    if args.convert:
+        try:
+            count = convert(*args.convert)
+        except (ConversionError, OSError) as exc:
+            return _fail(str(exc))
+        print(f"{count} positions: {args.convert[0]} -> {args.convert[1]}")
+        return 0
+    if not args.output:
+        return _fail("an output file is needed (or --convert IN OUT)")
+    try:
+        config = config_from(args)
+        journal = run_games(config, args.output, progress=not args.quiet)
+    except (ValueError, StartsError, JournalError, TablebaseError, OSError, RuntimeError) as exc:
+        return _fail(str(exc))
+    print(f"{journal.records} positions from {len(journal.done)} games in {args.output}")
+    return 0

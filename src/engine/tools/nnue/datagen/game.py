@@ -1,0 +1,100 @@
+"""One self-play game of the core against itself at a fixed node budget, and
+the positions it keeps for training.
+
+A position is kept (the filters of most NNUE datagen, e.g. Stockfish's
+`gensfen` and bullet users' datagen: the evaluation should learn quiet
+positions whose search score the static picture can explain) when
+  - the game has run at least `skip_plies` searched plies,
+  - the side to move is not in check,
+  - the move the search chose is not a capture and not a promotion,
+  - the score is a centipawn score below `max_score` (no mate, no tablebase win).
+Each kept position gets the game's final result once the game is over.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import List, Optional, Tuple
+
+import chess
+
+from engine._core import Position
+
+from ..marlinformat import BLACK_WIN, DRAW, WHITE_WIN, encode
+from .adjudication import Adjudicator
+
+MATE = 32000
+RESULT_OFFSET = 30     # byte of the result in a record
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    nodes: int = 5000
+    skip_plies: int = 8
+    max_score: int = 10000
+
+
+@dataclass
+class GameRecord:
+    result: int
+    plies: int
+    records: List[bytes] = field(default_factory=list)
+
+
+def search_score(infos) -> Tuple[str, int]:
+    """The final exact score of the principal line (the last one reported)."""
+    exact = [i for i in infos if "score" in i and i.get("multipv", 1) == 1 and i.get("bound") is None]
+    chosen = exact or [i for i in infos if "score" in i]
+    return chosen[-1]["score"] if chosen else ("cp", 0)
+
+
+def as_centipawns(score: Tuple[str, int]) -> int:
+    """Side-to-move score in centipawns; a mate in n moves is 32000 - plies to mate."""
+    kind, value = score
+    if kind == "cp":
+        return value
+    return MATE - (2 * value - 1) if value > 0 else -(MATE + 2 * value)
+
+
+def natural_result(board: chess.Board) -> Optional[int]:
+    if board.is_checkmate():
+        return BLACK_WIN if board.turn else WHITE_WIN
+    if (board.is_stalemate() or board.is_insufficient_material() or board.halfmove_clock >= 100
+            or board.is_repetition(3)):
+        return DRAW
+    return None
+
+
+def keep(board: chess.Board, move: chess.Move, score: Tuple[str, int], plies: int,
+         settings: GameSettings) -> bool:
+    return (plies >= settings.skip_plies and score[0] == "cp" and abs(score[1]) < settings.max_score
+            and not board.is_check() and not move.promotion and not board.is_capture(move))
+
+
+def play_game(search, board: chess.Board, settings: GameSettings, adjudicator: Adjudicator) -> GameRecord:
+    """Plays from board (changed in place) to the end; returns the kept records."""
+    search.clear_hash()    # each game alone decides its moves: resuming and shards repeat it exactly
+    position = Position(board.fen(), chess960=board.chess960)
+    kept: List[bytearray] = []
+    plies = 0
+    while True:
+        result = natural_result(board)
+        if result is None:
+            result = adjudicator.tablebase_result(board)
+        if result is not None:
+            break
+        infos: list = []
+        best, _ = search.go(position, {"nodes": settings.nodes}, infos.append)
+        move = chess.Move.from_uci(best)
+        score = search_score(infos)
+        white_score = as_centipawns(score) * (1 if board.turn else -1)
+        if keep(board, move, score, plies, settings):
+            kept.append(bytearray(encode(board, white_score, DRAW)))
+        plies += 1
+        result = adjudicator.after_search(white_score, plies)
+        if result is not None:
+            break
+        board.push(move)
+        position.push(best)
+    for record in kept:
+        record[RESULT_OFFSET] = result
+    return GameRecord(result, plies, [bytes(r) for r in kept])

@@ -1,0 +1,131 @@
+"""A datagen run: which games this shard plays, in how many processes, and
+the output they go to.
+
+Game g (0, 1, 2, ... over the whole run) draws all its randomness from
+(seed, g) alone and starts from an empty hash table, so it is the same game
+whichever machine, shard, worker or resumed run plays it. Shard K/N plays the
+games g with g % N == K - 1. Workers finish games out of order; each game is
+written whole when it ends, and the journal records it (journal.py).
+"""
+from __future__ import annotations
+
+import multiprocessing
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Iterator, List, Optional, Tuple
+
+from tqdm import tqdm
+
+from .adjudication import AdjudicationRules, Adjudicator
+from .game import GameRecord, GameSettings, play_game
+from .journal import Journal
+from .starts import StartSettings, start_board
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    games: int = 1000
+    seed: int = 0
+    shard: int = 1                # K of K/N, 1-based
+    shards: int = 1               # N
+    workers: int = 1
+    hash_mb: int = 16
+    game: GameSettings = field(default_factory=GameSettings)
+    starts: StartSettings = field(default_factory=StartSettings)
+    rules: AdjudicationRules = field(default_factory=AdjudicationRules)
+    syzygy: Optional[str] = None
+    eval_file: Optional[str] = None
+
+    def describe(self) -> str:
+        """What must match for a resume to continue the same run."""
+        openings = len(self.starts.openings)
+        return (f"seed={self.seed} shard={self.shard}/{self.shards} nodes={self.game.nodes} "
+                f"skip={self.game.skip_plies} random={self.starts.random_plies}/{self.starts.opening_random_plies} "
+                f"openings={openings} chess960={int(self.starts.chess960)} hash={self.hash_mb} "
+                f"syzygy={self.syzygy or '-'} eval={self.eval_file or '-'} rules={self.rules}")
+
+
+def game_rng(seed: int, game: int) -> random.Random:
+    return random.Random(f"vireo-datagen:{seed}:{game}")
+
+
+def shard_games(config: RunConfig) -> List[int]:
+    return list(range(config.shard - 1, config.games, config.shards))
+
+
+# -- one process's state: its own Search, opened once -------------------------
+
+_worker: dict = {}
+
+
+def make_search(config: RunConfig):
+    from engine import _core
+    search = _core.Search()
+    search.set_hash(config.hash_mb)
+    if config.eval_file:
+        # The NNUE inference is the core's (issue 10, part 3); this asks for it.
+        if not hasattr(_core, "load_network"):
+            raise RuntimeError("this build of the core cannot load a network (no engine._core.load_network)")
+        _core.load_network(config.eval_file)
+        search.set_option("use_nnue", True)
+    tablebases = None
+    if config.syzygy:
+        from engine.syzygy.tables import Tablebases
+        tablebases = Tablebases.open(config.syzygy)
+    return search, tablebases
+
+
+def preflight(config: RunConfig) -> None:
+    """Opens what the workers will open, here, so that a bad table path or
+    network fails once with its message (a worker's initializer that raises
+    would only be restarted by the pool, again and again)."""
+    _search, tablebases = make_search(config)
+    if tablebases is not None:
+        tablebases.close()
+
+
+def init_worker(config: RunConfig) -> None:
+    _worker["config"] = config
+    _worker["search"], _worker["tablebases"] = make_search(config)
+
+
+def play(game: int) -> Tuple[int, GameRecord]:
+    config: RunConfig = _worker["config"]
+    rng = game_rng(config.seed, game)
+    board = None
+    while board is None:
+        board = start_board(config.starts, rng)
+    adjudicator = Adjudicator(config.rules, _worker["tablebases"])
+    return game, play_game(_worker["search"], board, config.game, adjudicator)
+
+
+def played_games(config: RunConfig, todo: List[int]) -> Iterator[Tuple[int, GameRecord]]:
+    if config.workers == 1:
+        yield from map(play, todo)     # init_worker ran in run(), before the journal
+        return
+    # fork: the workers inherit the loaded modules, and start at once
+    with multiprocessing.get_context("fork").Pool(config.workers, init_worker, (config,)) as pool:
+        yield from pool.imap_unordered(play, todo, chunksize=1)
+
+
+def run(config: RunConfig, output, progress: bool = True) -> Journal:
+    if config.workers > 1:
+        preflight(config)
+    else:
+        init_worker(config)
+    journal = Journal(output, config.describe())
+    todo = [g for g in shard_games(config) if g not in journal.done]
+    start, made = time.monotonic(), 0
+    bar = tqdm(total=len(todo), unit="game", disable=not progress, dynamic_ncols=True)
+    try:
+        for game, record in played_games(config, todo):
+            journal.append(game, record.records, record.result, record.plies)
+            made += len(record.records)
+            rate = made / max(time.monotonic() - start, 1e-9)
+            bar.set_postfix_str(f"{journal.records} positions, {rate:.0f} pos/s", refresh=False)
+            bar.update(1)
+    finally:
+        bar.close()
+        journal.close()
+    return journal

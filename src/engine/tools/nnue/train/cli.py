@@ -1,0 +1,112 @@
+"""`vireo train DATA... --export OUT.nnue`: fit the NNUE to Marlinformat data.
+
+PyTorch is an optional extra (`pip install 'vireo-chess[train]'`); this module
+imports it only when a training run starts, so that the engine and its other
+tools never need it.
+"""
+from __future__ import annotations
+
+import sys
+import time
+
+from ..network_file import ACTIVATIONS
+
+
+def add_arguments(parser):
+    parser.add_argument("data", nargs="+", help="Marlinformat files (from vireo datagen, or converted)")
+    parser.add_argument("--export", metavar="OUT.nnue", help="write the quantized network the core loads")
+    parser.add_argument("--hidden", type=int, default=128,
+                        help="accumulator neurons per side (default 128: a multiple of 16; "
+                             "cheap to update in the search, and enough for a first data set)")
+    parser.add_argument("--activation", choices=sorted(ACTIVATIONS), default="screlu",
+                        help="clipped activation (default screlu)")
+    parser.add_argument("--epochs", type=int, default=10, help="passes over the training data (default 10)")
+    parser.add_argument("--batch-size", type=int, default=16384, help="positions per step (default 16384)")
+    parser.add_argument("--lr", type=float, default=1e-3, help="AdamW learning rate at the start (default 0.001; "
+                                                               "cosine decay to 1%% of it)")
+    parser.add_argument("--wdl", type=float, default=0.3,
+                        help="λ: weight of the game result against the search score in the target (default 0.3)")
+    parser.add_argument("--sigmoid-scale", type=float, default=400.0,
+                        help="K of sigmoid(centipawns / K) in the loss (default 400)")
+    parser.add_argument("--validation", type=float, default=0.02,
+                        help="fraction of each file (its tail) kept for the validation loss (default 0.02)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the initial weights and shuffles")
+    parser.add_argument("--threads", type=int, help="CPU threads for torch (default: torch's choice)")
+    parser.add_argument("--device", default="auto", help="auto (CUDA when present), cpu, cuda, cuda:1, ...")
+    parser.add_argument("--checkpoint", metavar="PATH", help="save the training state here after every epoch")
+    parser.add_argument("--resume", metavar="PATH", help="continue from a checkpoint (same --hidden/--activation)")
+    parser.add_argument("--baseline", action="store_true",
+                        help="also print the validation loss of the hand-written evaluation")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _fail(message: str) -> int:
+    print(f"vireo train: {message}", file=sys.stderr)
+    return 2
+
+
+def _check(args) -> None:
+    if args.hidden % 16 or not 16 <= args.hidden <= 2048:
+        raise ValueError(f"--hidden {args.hidden} is not a multiple of 16 in 16..2048")
+    if args.epochs < 0 or args.batch_size < 1 or args.lr <= 0 or args.sigmoid_scale <= 0:
+        raise ValueError("--epochs must be >= 0; --batch-size, --lr and --sigmoid-scale positive")
+    if not 0 <= args.wdl <= 1:
+        raise ValueError("--wdl must be in [0, 1]")
+    if args.threads is not None and args.threads < 1:
+        raise ValueError("--threads must be at least 1")
+
+
+def run(args) -> int:
+    try:
+        _check(args)
+    except ValueError as exc:
+        return _fail(str(exc))
+    try:
+        import torch
+    except ImportError:
+        return _fail("PyTorch is not installed: pip install 'vireo-chess[train]' (or: pip install torch)")
+    from .data import DataError, Dataset
+    from .export import export, worst_case_output_sum
+    from .loop import TrainConfig, Trainer
+
+    device = ("cuda" if torch.cuda.is_available() else "cpu") if args.device == "auto" else args.device
+    if device.startswith("cuda") and not torch.cuda.is_available():
+        return _fail(f"--device {device}: this torch has no CUDA device (install its CUDA build, docs/nnue.md)")
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    config = TrainConfig(hidden=args.hidden, activation=ACTIVATIONS[args.activation], epochs=args.epochs,
+                         batch_size=args.batch_size, lr=args.lr, wdl=args.wdl,
+                         sigmoid_scale=args.sigmoid_scale, seed=args.seed, device=device,
+                         progress=not args.quiet)
+    try:
+        dataset = Dataset(args.data, args.validation)
+        trainer = Trainer(config, dataset)
+        if args.resume:
+            trainer.load(args.resume)
+    except (DataError, ValueError, OSError, RuntimeError) as exc:
+        return _fail(str(exc))
+    print(f"{len(dataset.train)} training and {len(dataset.valid)} validation positions; "
+          f"{args.hidden}x2 {args.activation} network on {device}", flush=True)
+    if args.baseline and len(dataset.valid):
+        from .baseline import hand_written_loss
+        loss = hand_written_loss(dataset.gather(dataset.valid), config.wdl, config.sigmoid_scale)
+        print(f"hand-written evaluation: validation loss {loss:.6f}", flush=True)
+    started = time.monotonic()
+    while trainer.epoch < config.epochs:
+        report = trainer.run_epoch()
+        valid = "-" if report.valid_loss is None else f"{report.valid_loss:.6f}"
+        print(f"epoch {report.epoch}: train loss {report.train_loss:.6f}  validation loss {valid}  "
+              f"lr {report.lr:.2e}  {report.seconds:.1f} s", flush=True)
+        if args.checkpoint:
+            trainer.save(args.checkpoint)
+    print(f"trained in {time.monotonic() - started:.1f} s")
+    if args.export:
+        try:
+            net = export(trainer.model, args.export)
+        except (OSError, ValueError) as exc:
+            return _fail(f"cannot export: {exc}")
+        print(f"network written to {args.export}")
+        if worst_case_output_sum(net) > 2**31 - 1:
+            print(f"warning: with every activation saturated the output sum could reach "
+                  f"{worst_case_output_sum(net)}, beyond int32 (real positions stay far below)", file=sys.stderr)
+    return 0

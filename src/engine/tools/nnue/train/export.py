@@ -1,0 +1,43 @@
+"""The trained float network to the file the core loads (network_file.py):
+feature weights and biases times QA, output weights times QB, the output
+bias times QA*QB, rounded to the nearest integer. The weight clipping of
+model.py keeps every value inside its integer type."""
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from ..network_file import DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE, INPUTS, SCRELU, Network, write_network
+from .model import PerspectiveNet
+
+
+def _quantize(values: torch.Tensor, factor: int, dtype) -> np.ndarray:
+    info = np.iinfo(dtype)
+    scaled = np.rint(values.detach().cpu().double().numpy() * factor)
+    return np.clip(scaled, info.min, info.max).astype(dtype)
+
+
+def quantize(model: PerspectiveNet, qa: int = DEFAULT_QA, qb: int = DEFAULT_QB,
+             scale: int = DEFAULT_SCALE) -> Network:
+    net = Network(
+        hidden=model.hidden, activation=model.activation, qa=qa, qb=qb, scale=scale,
+        feature_weights=_quantize(model.features.weight[:INPUTS], qa, np.int16),
+        feature_bias=_quantize(model.feature_bias, qa, np.int16),
+        output_weights=_quantize(model.output.weight[0], qb, np.int16),
+        output_bias=int(_quantize(model.output.bias, qa * qb, np.int32)[0]),
+    )
+    net.check()
+    return net
+
+
+def worst_case_output_sum(net: Network) -> int:
+    """The largest |sum| the core's int32 output sum can reach: every activation
+    saturated at QA (SCReLU: QA squared) on the output weights' own sign."""
+    peak = net.qa * net.qa if net.activation == SCRELU else net.qa
+    return peak * int(np.abs(net.output_weights.astype(np.int64)).sum())
+
+
+def export(model: PerspectiveNet, path) -> Network:
+    net = quantize(model)
+    write_network(path, net)
+    return net

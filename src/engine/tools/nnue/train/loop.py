@@ -1,0 +1,145 @@
+"""Fitting the network: the loss, AdamW with a cosine learning-rate decay,
+the validation loss after every epoch, checkpoints to resume from.
+
+Loss (as in bullet and Stockfish's nnue-pytorch): the mean squared error
+between sigmoid(eval / K) and the target  λ * result + (1 - λ) * sigmoid(score / K),
+all from the side to move's view, eval = output * SCALE in centipawns and K the
+sigmoid scale. λ = 0 learns the search scores alone, λ = 1 the results alone.
+
+Deterministic for a given seed and thread count: the initial weights come
+from torch's generator seeded with it, epoch e's shuffle from (seed, e).
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import asdict, dataclass, field
+from typing import List, Optional
+
+import numpy as np
+import torch
+from tqdm import tqdm
+
+from ..network_file import DEFAULT_SCALE, SCRELU
+from .data import Dataset
+from .features import batch_features
+from .model import PerspectiveNet
+
+
+@dataclass
+class TrainConfig:
+    hidden: int = 128
+    activation: int = SCRELU
+    epochs: int = 10
+    batch_size: int = 16384
+    lr: float = 1e-3
+    lr_final_ratio: float = 0.01     # the cosine decay ends at lr * this
+    weight_decay: float = 0.01
+    wdl: float = 0.3                 # λ, the weight of the game result in the target
+    sigmoid_scale: float = 400.0     # K
+    seed: int = 0
+    device: str = "cpu"
+    progress: bool = True
+
+
+@dataclass
+class EpochReport:
+    epoch: int
+    train_loss: float
+    valid_loss: Optional[float]
+    lr: float
+    seconds: float
+
+
+@dataclass
+class Trainer:
+    config: TrainConfig
+    dataset: Dataset
+    model: PerspectiveNet = None
+    history: List[EpochReport] = field(default_factory=list)
+    epoch: int = 0                   # epochs done
+
+    def __post_init__(self):
+        torch.manual_seed(self.config.seed)
+        self.model = PerspectiveNet(self.config.hidden, self.config.activation).to(self.config.device)
+        self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=self.config.lr,
+                                           weight_decay=self.config.weight_decay)
+        self.steps_per_epoch = math.ceil(len(self.dataset.train) / self.config.batch_size)
+
+    # -- pieces -------------------------------------------------------------
+
+    def tensors(self, records):
+        stm, other, score, result = batch_features(records)
+        device = self.config.device
+        return (torch.from_numpy(stm).to(device), torch.from_numpy(other).to(device),
+                torch.from_numpy(score).to(device), torch.from_numpy(result).to(device))
+
+    def loss(self, stm, other, score, result) -> torch.Tensor:
+        k = self.config.sigmoid_scale
+        predicted = torch.sigmoid(self.model(stm, other) * DEFAULT_SCALE / k)
+        target = self.config.wdl * result + (1 - self.config.wdl) * torch.sigmoid(score / k)
+        return torch.mean((predicted - target) ** 2)
+
+    def learning_rate(self, step: int) -> float:
+        total = max(1, self.config.epochs * self.steps_per_epoch)
+        low = self.config.lr * self.config.lr_final_ratio
+        return low + 0.5 * (self.config.lr - low) * (1 + math.cos(math.pi * min(step, total) / total))
+
+    @torch.no_grad()
+    def validation_loss(self) -> Optional[float]:
+        if not len(self.dataset.valid):
+            return None
+        total, count = 0.0, 0
+        for records in self.dataset.batches(self.dataset.valid, self.config.batch_size):
+            total += float(self.loss(*self.tensors(records))) * len(records)
+            count += len(records)
+        return total / count
+
+    # -- the loop -----------------------------------------------------------
+
+    def run_epoch(self) -> EpochReport:
+        started = time.monotonic()
+        rng = np.random.default_rng([self.config.seed, self.epoch])
+        step = self.epoch * self.steps_per_epoch
+        total, count = 0.0, 0
+        bar = tqdm(self.dataset.batches(self.dataset.train, self.config.batch_size, rng),
+                   total=self.steps_per_epoch, desc=f"epoch {self.epoch + 1}/{self.config.epochs}",
+                   unit="batch", disable=not self.config.progress, dynamic_ncols=True, leave=False)
+        lr = self.config.lr
+        for records in bar:
+            lr = self.learning_rate(step)
+            for group in self.optimizer.param_groups:
+                group["lr"] = lr
+            loss = self.loss(*self.tensors(records))
+            self.optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            self.optimizer.step()
+            self.model.clip_weights()
+            total += loss.item() * len(records)
+            count += len(records)
+            step += 1
+            bar.set_postfix_str(f"loss {total / count:.6f}", refresh=False)
+        bar.close()
+        self.epoch += 1
+        report = EpochReport(self.epoch, total / count, self.validation_loss(), lr, time.monotonic() - started)
+        self.history.append(report)
+        return report
+
+    # -- checkpoints --------------------------------------------------------
+
+    def save(self, path) -> None:
+        torch.save({"config": asdict(self.config), "epoch": self.epoch, "model": self.model.state_dict(),
+                    "optimizer": self.optimizer.state_dict(),
+                    "history": [asdict(r) for r in self.history]}, path)
+
+    def load(self, path) -> None:
+        state = torch.load(path, map_location=self.config.device, weights_only=True)
+        saved = state["config"]
+        for key in ("hidden", "activation"):
+            if saved[key] != getattr(self.config, key):
+                raise ValueError(f"checkpoint {path} has {key} {saved[key]}, this run {getattr(self.config, key)}")
+        self.config.seed = saved["seed"]     # the rest of the run shuffles as the run would have
+        self.model.load_state_dict(state["model"])
+        self.optimizer.load_state_dict(state["optimizer"])
+        self.epoch = state["epoch"]
+        self.history = [EpochReport(**r) for r in state["history"]]

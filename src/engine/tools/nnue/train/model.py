@@ -1,0 +1,54 @@
+"""The float network the trainer fits; network_file.py is what it becomes.
+
+768 features per side -> H accumulator neurons (one shared weight matrix, a
+bias) -> clipped activation of both sides' accumulators, side to move first
+-> one output. The output times network_file's SCALE is the evaluation in
+centipawns. Activations clip to [0, 1], which quantization maps to [0, QA].
+"""
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from ..network_file import CRELU, DEFAULT_QA, DEFAULT_QB, INPUTS, SCRELU
+from .features import PAD
+
+# Weight bounds that keep the quantized file in range (bullet uses the same
+# 1.98 for both): an output weight times QB = 64 stays within int8 (127), so
+# the core may multiply activations by it in 16 bits; a feature weight times
+# QA = 255 is at most 505, so a bias plus 32 features stay far inside int16.
+WEIGHT_CLIP = 1.98
+assert WEIGHT_CLIP * DEFAULT_QB <= 127 and (1 + 32) * WEIGHT_CLIP * DEFAULT_QA < 32767
+
+
+class PerspectiveNet(nn.Module):
+    def __init__(self, hidden: int = 128, activation: int = SCRELU):
+        super().__init__()
+        if hidden % 16 or not 16 <= hidden <= 2048:
+            raise ValueError(f"hidden size {hidden} is not a multiple of 16 in 16..2048")
+        self.hidden = hidden
+        self.activation = activation
+        # one extra all-zero row (PAD) absorbs the padding of boards with < 32 pieces
+        self.features = nn.EmbeddingBag(INPUTS + 1, hidden, mode="sum", padding_idx=PAD)
+        self.feature_bias = nn.Parameter(torch.zeros(hidden))
+        self.output = nn.Linear(2 * hidden, 1)
+        with torch.no_grad():
+            # about 30 pieces per board: accumulators start near N(0, 0.3)
+            self.features.weight.normal_(0.0, 0.05)
+            self.features.weight[PAD].zero_()
+            self.feature_bias.uniform_(0.0, 0.3)
+
+    def activate(self, accumulator: torch.Tensor) -> torch.Tensor:
+        clipped = accumulator.clamp(0.0, 1.0)
+        return clipped * clipped if self.activation == SCRELU else clipped
+
+    def forward(self, stm: torch.Tensor, other: torch.Tensor) -> torch.Tensor:
+        us = self.activate(self.features(stm) + self.feature_bias)
+        them = self.activate(self.features(other) + self.feature_bias)
+        return self.output(torch.cat([us, them], dim=1)).squeeze(1)
+
+    @torch.no_grad()
+    def clip_weights(self) -> None:
+        self.features.weight.clamp_(-WEIGHT_CLIP, WEIGHT_CLIP)
+        self.feature_bias.clamp_(-WEIGHT_CLIP, WEIGHT_CLIP)
+        self.output.weight.clamp_(-WEIGHT_CLIP, WEIGHT_CLIP)

@@ -1,0 +1,176 @@
+"""`vireo train` (engine/tools/nnue/train/): the trainer's features are the
+network file's, the loss falls, the exported file computes what the float
+network computes (network_file.reference_eval, within quantization rounding),
+training is deterministic and resumable, and bad input is refused."""
+import copy
+import subprocess
+import sys
+
+import chess
+import numpy as np
+import pytest
+from conftest import unavailable
+
+from engine.tools.nnue.convert import line_to_record
+from engine.tools.nnue.marlinformat import DTYPE, decode
+from engine.tools.nnue.network_file import DEFAULT_SCALE, board_features, read_network, reference_eval
+from engine.tools.nnue.train.features import PAD, batch_features
+
+try:
+    import torch
+except ImportError:   # the train extra is missing: a skip here, a failure in CI
+    torch = None
+
+
+def needs_torch():
+    if torch is None:
+        unavailable("PyTorch is not installed (pip install -e '.[train]')")
+
+
+@pytest.fixture(scope="module")
+def records_file(tmp_path_factory, data_lines):
+    path = tmp_path_factory.mktemp("train") / "data.bin"
+    path.write_bytes(b"".join(line_to_record(line) for line in data_lines))
+    return path
+
+
+def small_config(**changes):
+    from engine.tools.nnue.train.loop import TrainConfig
+    settings = dict(hidden=32, epochs=6, batch_size=256, lr=3e-3, seed=1, progress=False)
+    settings.update(changes)
+    return TrainConfig(**settings)
+
+
+@pytest.fixture(scope="module")
+def trained(records_file):
+    needs_torch()
+    from engine.tools.nnue.train.data import Dataset
+    from engine.tools.nnue.train.loop import Trainer
+    torch.set_num_threads(1)
+    trainer = Trainer(small_config(), Dataset([str(records_file)], validation=0.1))
+    before = training_loss(trainer), trainer.validation_loss()
+    for _ in range(trainer.config.epochs):
+        trainer.run_epoch()
+    return trainer, before
+
+
+def training_loss(trainer):
+    with torch.no_grad():
+        records = trainer.dataset.gather(trainer.dataset.train)
+        return float(trainer.loss(*trainer.tensors(records)))
+
+
+def test_features_and_targets_are_the_network_files(records_file):
+    raw = np.fromfile(records_file, dtype=DTYPE)
+    stm, other, score, result = batch_features(raw)
+    for row in range(len(raw)):
+        sample = decode(raw[row].tobytes())
+        white, black = board_features(sample.board)
+        us, them = (white, black) if sample.board.turn else (black, white)
+        assert sorted(stm[row][stm[row] != PAD]) == sorted(us)
+        assert sorted(other[row][other[row] != PAD]) == sorted(them)
+        sign = 1 if sample.board.turn else -1
+        assert score[row] == sign * sample.score
+        assert result[row] == (sample.result / 2 if sample.board.turn else 1 - sample.result / 2)
+
+
+def test_the_loss_falls(trained):
+    trainer, (train_before, valid_before) = trained
+    assert training_loss(trainer) < 0.8 * train_before
+    assert trainer.history[-1].train_loss < trainer.history[0].train_loss
+    assert trainer.history[-1].valid_loss < valid_before     # 300 positions: it learns, a little
+
+
+def test_the_exported_file_computes_the_float_network(trained, tmp_path, data_fens):
+    from engine.tools.nnue.train.export import export, quantize, worst_case_output_sum
+    trainer, _ = trained
+    path = tmp_path / "net.nnue"
+    net = export(trainer.model, path)
+    loaded = read_network(path)
+    assert np.array_equal(loaded.feature_weights, net.feature_weights) and loaded.output_bias == net.output_bias
+    boards = [chess.Board(fen) for fen in data_fens[:300]]
+    integers = np.array([reference_eval(loaded, board) for board in boards])
+    floats = float_evals(trainer.model, boards)
+    assert np.std(floats) > 20, "the network must say something for the comparison to mean anything"
+    # The float network with the file's weights (integers / QA, / QB) computes the
+    # file's evaluation up to the truncating divisions: within 1 cp.
+    dequantized = copy.deepcopy(trainer.model)
+    with torch.no_grad():
+        dequantized.features.weight[:768] = torch.from_numpy(net.feature_weights / net.qa)
+        dequantized.feature_bias[:] = torch.from_numpy(net.feature_bias / net.qa)
+        dequantized.output.weight[0] = torch.from_numpy(net.output_weights / net.qb)
+        dequantized.output.bias[0] = net.output_bias / (net.qa * net.qb)
+    assert np.max(np.abs(integers - float_evals(dequantized, boards))) <= 1.01
+    # Against the trained float network the rounding of the weights adds a few cp
+    # (QB = 64 leaves output weights steps of 1/64).
+    assert np.mean(np.abs(integers - floats)) <= 4 and np.max(np.abs(integers - floats)) <= 16
+    assert quantize(trainer.model).output_bias == net.output_bias
+    assert worst_case_output_sum(net) < 2**31       # the core's int32 output sum cannot overflow
+
+
+def float_evals(model, boards):
+    records = np.frombuffer(b"".join(line_to_record(f"{b.fen()};0;0.5") for b in boards), dtype=DTYPE)
+    stm, other, _, _ = batch_features(records)
+    with torch.no_grad():
+        return copy.deepcopy(model).double()(torch.from_numpy(stm), torch.from_numpy(other)).numpy() * DEFAULT_SCALE
+
+
+def test_training_is_deterministic_and_resumes_exactly(records_file, tmp_path):
+    needs_torch()
+    from engine.tools.nnue.train.data import Dataset
+    from engine.tools.nnue.train.export import quantize
+    from engine.tools.nnue.train.loop import Trainer
+    torch.set_num_threads(1)
+    dataset = Dataset([str(records_file)], validation=0.1)
+    straight = Trainer(small_config(epochs=3), dataset)
+    for _ in range(3):
+        straight.run_epoch()
+    first = Trainer(small_config(epochs=3), dataset)
+    for _ in range(2):
+        first.run_epoch()
+    first.save(tmp_path / "ckpt.pt")
+    resumed = Trainer(small_config(epochs=3, seed=99), dataset)     # the checkpoint replaces the weights
+    resumed.load(tmp_path / "ckpt.pt")
+    resumed.run_epoch()
+    a, b = quantize(straight.model), quantize(resumed.model)
+    assert np.array_equal(a.feature_weights, b.feature_weights)
+    assert np.array_equal(a.output_weights, b.output_weights) and a.output_bias == b.output_bias
+    assert [r.valid_loss for r in straight.history] == [r.valid_loss for r in resumed.history]
+
+
+def vireo(*args, code=""):
+    prelude = code + "import sys; from engine.__main__ import main; sys.exit(main(sys.argv[1:]))"
+    return subprocess.run([sys.executable, "-c", prelude, *args], capture_output=True, text=True)
+
+
+def test_without_torch_train_says_what_to_install(records_file):
+    result = vireo("train", str(records_file), code="import sys; sys.modules['torch'] = None; ")
+    assert result.returncode == 2 and "PyTorch is not installed" in result.stderr
+    assert "pip install" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--hidden", "100"], "multiple of 16"),
+    (["--wdl", "2"], "--wdl"),
+    (["--epochs", "-1"], "--epochs"),
+])
+def test_bad_options_are_refused(records_file, args, words):
+    result = vireo("train", str(records_file), *args)
+    assert result.returncode == 2 and words in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_missing_cuda_device_is_refused(records_file):
+    needs_torch()
+    result = vireo("train", str(records_file), "--device", "cuda", "--quiet",
+                   code="import torch; torch.cuda.is_available = lambda: False; ")
+    assert result.returncode == 2 and "no CUDA device" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_bad_data_is_refused(tmp_path):
+    needs_torch()
+    partial = tmp_path / "partial.bin"
+    partial.write_bytes(bytes(40))
+    result = vireo("train", str(partial), "--quiet")
+    assert result.returncode == 2 and "whole number" in result.stderr and "Traceback" not in result.stderr
+    result = vireo("train", str(tmp_path / "missing.bin"), "--quiet")
+    assert result.returncode == 2 and "cannot read" in result.stderr
