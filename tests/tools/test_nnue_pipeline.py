@@ -1,7 +1,8 @@
 """The whole NNUE pipeline, small: `vireo datagen` plays a few thousand
-positions, `vireo train` fits a network to them and exports it, and the file
-reads back and evaluates like the data it learned from.
-(Loading it into the core and searching with it is the core's NNUE work.)"""
+positions, `vireo train` fits a network to them and exports it, the file
+reads back and evaluates like the data it learned from, the core loads it and
+evaluates exactly as the reference does, a search plays with it, and a
+second generation of data is generated with it (`--eval-file`)."""
 import subprocess
 import sys
 
@@ -9,6 +10,7 @@ import numpy as np
 from conftest import unavailable
 
 from engine.tools.nnue.marlinformat import RECORD_SIZE, decode
+from engine import _core
 from engine.tools.nnue.network_file import SCRELU, read_network, reference_eval
 
 
@@ -39,3 +41,26 @@ def test_generate_train_export_read(tmp_path):
     evals = np.array([reference_eval(net, s.board) * (1 if s.board.turn else -1) for s in sample])
     scores = np.array([s.score for s in sample])
     assert np.corrcoef(evals, scores)[0, 1] > 0.5
+
+    # loaded into the core: the same integers as the reference, and a search uses it
+    _core.load_network(str(net_path))
+    try:
+        for s in sample[:200]:
+            position = _core.Position(s.board.fen())
+            assert position.nnue_eval() == reference_eval(net, s.board)
+        search = _core.Search()
+        search.set_option("use_nnue", True)
+        best, _ = search.go(_core.Position(samples[0].board.fen()), {"nodes": 3000})
+        assert best in {m.uci() for m in samples[0].board.legal_moves}
+    finally:
+        _core.unload_network()
+
+    # the second generation: self-play evaluated by that network
+    data2, classical = tmp_path / "gen2.bin", tmp_path / "gen1-again.bin"
+    vireo("datagen", data2, "--games", 4, "--nodes", 1000, "--seed", 2, "--eval-file", net_path, "--quiet")
+    vireo("datagen", classical, "--games", 4, "--nodes", 1000, "--seed", 2, "--quiet")
+    raw2 = data2.read_bytes()
+    assert raw2 and len(raw2) % RECORD_SIZE == 0
+    assert raw2 != classical.read_bytes()   # same games' seeds, another evaluation: other scores
+    for i in range(0, len(raw2), RECORD_SIZE):
+        assert decode(raw2[i:i + RECORD_SIZE]).board.is_valid()

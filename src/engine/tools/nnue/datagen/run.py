@@ -64,10 +64,7 @@ def make_search(config: RunConfig):
     search = _core.Search()
     search.set_hash(config.hash_mb)
     if config.eval_file:
-        # The NNUE inference is the core's (issue 10, part 3); this asks for it.
-        if not hasattr(_core, "load_network"):
-            raise RuntimeError("this build of the core cannot load a network (no engine._core.load_network)")
-        _core.load_network(config.eval_file)
+        _core.load_network(config.eval_file)   # ValueError names a bad file
         search.set_option("use_nnue", True)
     tablebases = None
     if config.syzygy:
