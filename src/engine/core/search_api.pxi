@@ -516,21 +516,35 @@ cdef class Search:
             return
         try:
             self.on_info(info)
-        except BaseException as exc:      # keep it for go() to raise; stop now
+        except BaseException as exc:
+            self.keep_error(exc)
+
+    cdef void keep_error(self, exc):
+        """An exception in a report (the callback, or a KeyboardInterrupt that
+        lands while a line is built): kept for go() to raise, and the search
+        stops now. Nothing may escape these functions: they are called from
+        nogil code, where Python would only print and ignore it."""
+        if self.callback_error is None:
             self.callback_error = exc
-            atomic_set_int(&self.sh.stop, 1)
+        atomic_set_int(&self.sh.stop, 1)
 
     cdef void emit_lines(self, SearchThread *t, int depth, int bound, bint final):
         cdef int i, n = t.multipv if t.multipv < t.root_count else t.root_count
-        if bound != BOUND_NONE:
-            self.call_on_info(self.line_info(t, 0, depth, bound))
-            return
-        for i in range(n):
-            self.call_on_info(self.line_info(t, i, depth, BOUND_NONE))
+        try:
+            if bound != BOUND_NONE:
+                self.call_on_info(self.line_info(t, 0, depth, bound))
+                return
+            for i in range(n):
+                self.call_on_info(self.line_info(t, i, depth, BOUND_NONE))
+        except BaseException as exc:
+            self.keep_error(exc)
 
     cdef void emit_currmove(self, SearchThread *t, Move m, int number, int depth):
-        self.call_on_info({"currmove": move_to_uci(&t.pos, m, t.pos.chess960),
-                           "currmovenumber": number, "depth": depth})
+        try:
+            self.call_on_info({"currmove": move_to_uci(&t.pos, m, t.pos.chess960),
+                               "currmovenumber": number, "depth": depth})
+        except BaseException as exc:
+            self.keep_error(exc)
 
     cdef void _emit_final(self, SearchThread *t):
         depth = t.root_depth if t.root_depth > 0 else 1
