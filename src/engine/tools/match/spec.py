@@ -12,6 +12,8 @@
     depth=N            fixed search depth
     nodes=N            fixed node count
     timemargin=MS      grace before a time forfeit (default 100 ms)
+    stall=SECONDS      an engine without a clock (depth=, nodes=) that gives no
+                       move within this long loses by stall (default 60 s)
 """
 import shlex
 from dataclasses import dataclass, field
@@ -20,7 +22,10 @@ from typing import Dict, List, Optional, Sequence
 from .timecontrol import TimeControl, TimeControlError
 
 DEFAULT_TIME_MARGIN_MS = 100
-KEYS = ("cmd", "name", "proto", "dir", "arg", "tc", "st", "depth", "nodes", "timemargin")
+# Without a clock nothing else ends a hung search; a minute is far above any
+# depth or node limit a match is played at, and short enough to notice.
+DEFAULT_STALL_S = 60.0
+KEYS = ("cmd", "name", "proto", "dir", "arg", "tc", "st", "depth", "nodes", "timemargin", "stall")
 
 
 class SpecError(ValueError):
@@ -40,6 +45,7 @@ class EngineSpec:
     depth: Optional[int] = None
     nodes: Optional[int] = None
     time_margin: float = DEFAULT_TIME_MARGIN_MS / 1000
+    stall_timeout: float = DEFAULT_STALL_S
 
     @property
     def command(self) -> List[str]:
@@ -121,6 +127,8 @@ def apply_words(spec: EngineSpec, words: Sequence[str]) -> EngineSpec:
             spec.nodes = _positive_int(key, value)
         elif key == "timemargin":
             spec.time_margin = _positive_float(key, value, allow_zero=True) / 1000
+        elif key == "stall":
+            spec.stall_timeout = _positive_float(key, value)
         else:
             raise SpecError(f"unknown engine key {key!r} (known: {', '.join(KEYS)}, option.NAME)")
     return spec
