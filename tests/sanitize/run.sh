@@ -43,6 +43,9 @@ if [ ${#kinds[@]} = 0 ]; then
     if [ $quick = 1 ]; then kinds=(address,undefined); else kinds=(address,undefined thread); fi
 fi
 python=${PYTHON:-python3}
+# The out-of-tree build runs setup.py directly: it needs Cython beside setuptools
+# (pip's isolated build environment for the normal install does not stay).
+"$python" -c "import Cython, setuptools" 2>/dev/null || "$python" -m pip install -q "Cython>=3.0" setuptools
 base=${VIREO_SANITIZE_DIR:-${TMPDIR:-/tmp}/vireo-sanitize}
 syzygy="$repo/../shared/data/syzygy"
 [ -d "$syzygy" ] || syzygy=""
