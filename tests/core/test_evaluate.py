@@ -6,7 +6,7 @@ import chess
 import pytest
 
 from engine import _core
-from engine._core import Position, eval_terms, static_eval
+from engine._core import Position, Search, eval_terms, static_eval
 from engine.tools.tuning.start_weights import start_weights
 from engine.tools.tuning.weights_file import format_weights
 
@@ -53,13 +53,41 @@ def test_incremental_psq_matches_scratch_after_random_playouts():
 
 
 def test_pawn_table_agrees_with_fresh_computation(data_fens):
-    """eval_terms bypasses the pawn table; evaluate() goes through it (twice:
-    the second call is a table hit)."""
+    """static_eval and eval_terms compute the pawn terms afresh; Search.evaluate
+    goes through the main thread's pawn table (twice: the second call is a hit)."""
+    search = Search()
     for fen in data_fens[:500]:
         p = Position(fen)
-        first, second = static_eval(p), static_eval(p)
+        first, second = search.evaluate(p), search.evaluate(p)
         fresh = eval_terms(p)["score"]
-        assert first == second == (fresh if p.turn else -fresh), fen
+        assert first == second == static_eval(p) == (fresh if p.turn else -fresh), fen
+
+
+def test_pawn_tables_are_stale_after_new_weights(data_fens, restore_weights):
+    """Entries cached with the old weights are never used after a change: a
+    search thread's table (filled here by a 4-thread search and by evaluate)
+    is invalidated without being cleared."""
+    search = Search()
+    search.set_threads(4)
+    fens = data_fens[:200]
+    search.go(Position(fens[0]), {"nodes": 20_000})
+    before = [search.evaluate(Position(fen)) for fen in fens]
+    weights = _core.get_eval_weights()
+    pawn_terms = {"pawns", "king_safety"}
+    changed = [(mg * 2 + 7, eg * 2 + 7) if term in pawn_terms else (mg, eg)
+               for (mg, eg), term in zip(weights, _weight_terms())]
+    _core.set_eval_weights(changed)
+    after = [search.evaluate(Position(fen)) for fen in fens]
+    assert after == [static_eval(Position(fen)) for fen in fens]
+    assert after != before      # the change did move the pawn terms
+
+
+def _weight_terms():
+    """The term (eval_terms' name) that each weight belongs to, in layout order."""
+    terms = []
+    for _name, _start, size, term in _core.eval_layout():
+        terms += [term] * size
+    return terms
 
 
 @pytest.mark.parametrize("fen", [

@@ -107,9 +107,11 @@ run_kind() {
                         ${syzygy:+"option.SyzygyPath=$syzygy"})
     step "$python" -m engine match --engine "${engine_words[@]}" name=A --engine "${engine_words[@]}" name=B \
          --each $limit stall=300 --games $games --concurrency 1 --no-progress --pgnout "$dir/selfplay.pgn"
+    # The sanitizer runtime stays out of plain tools: preloaded libtsan.so
+    # makes bash itself crash (a segmentation fault, seen with gcc 12's TSan).
+    unset LD_PRELOAD PYTHONPATH PYTHONMALLOC
     # A self-play game lost by a fault (time, crash, illegal move) fails the pass too.
     step bash -c "! grep -E 'Termination \"(time forfeit|abandoned|rules infraction)\"' '$dir/selfplay.pgn'"
-    unset LD_PRELOAD PYTHONPATH PYTHONMALLOC
     return $status
 }
 

@@ -292,8 +292,12 @@ cdef class Search:
     # -- evaluation --------------------------------------------------------
 
     def evaluate(self, Position position not None):
-        """Static evaluation in centipawns, side to move's view."""
-        return evaluate(position.pos)
+        """Static evaluation in centipawns, side to move's view: through the
+        main thread's pawn table when no search runs (the table is that
+        thread's alone while it searches)."""
+        if self._searching:
+            return evaluate(position.pos, NULL)
+        return evaluate(position.pos, self.thread_data[0].pawns)
 
     def eval_terms(self, Position position not None):
         """The evaluation's terms (for the `eval` command): the evaluation's
@@ -302,7 +306,7 @@ cdef class Search:
         # at run time so that this file compiles whatever the evaluation offers.
         breakdown = globals().get("eval_terms")
         terms = dict(breakdown(position)) if callable(breakdown) else {}
-        terms.setdefault("total", evaluate(position.pos))
+        terms.setdefault("total", evaluate(position.pos, NULL))
         return terms
 
     # -- searching ---------------------------------------------------------
