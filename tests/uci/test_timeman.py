@@ -9,6 +9,8 @@ import itertools
 
 import pytest
 
+from engine.uci.clock import plan_clock
+from engine.uci.lag import LagMeter
 from engine.uci.timeman import allocate
 
 
@@ -101,3 +103,70 @@ def test_limits_are_bounded_over_a_grid():
 def test_bad_input_is_a_value_error(bad):
     with pytest.raises(ValueError):
         allocate(bad, bad, 0, 0, None, True, 10, 0)
+
+
+# -- a slow machine: the measured lag (engine.uci.lag) as the UCI layer uses it --
+
+def play_slow_machine(base, inc, cycle, overhead, overshoot, moves, adaptive=True):
+    """Lowest clock over a simulated game on a machine where every searched
+    move ends `overshoot` ms after its hard limit (a stop noticed late, the
+    bestmove waiting for a core) and a 1 ms answer costs 8 ms. The clock is
+    charged as a match runner does: the wall time from go to bestmove. The
+    engine plans with plan_clock and feeds its LagMeter as go.py does."""
+    meter = LagMeter()
+    clock = lowest = base
+    for move in range(moves):
+        mtg = cycle - move % cycle if cycle else None
+        reserve = meter.reserve_ms(mtg) if adaptive else 0
+        soft, hard = plan_clock(clock, clock, inc, inc, mtg, True, overhead, 2 * move, reserve)
+        assert 1 <= soft <= hard
+        cost = hard + overshoot if hard > 1 else 8
+        clock -= cost
+        assert clock >= 0, f"lost on time at move {move + 1} (hard {hard}, lag reserve {reserve})"
+        lowest = min(lowest, clock)
+        meter.answered(2 * move, clock + cost, inc, cost, min(cost, hard), hard)
+        clock += inc
+        if mtg == 1:
+            clock += base
+    return lowest
+
+
+@pytest.mark.parametrize("base, inc, cycle", [(1000, 10, None), (1000, 0, 40), (2000, 20, None)])
+def test_slow_machine_does_not_lose_on_time(base, inc, cycle):
+    # 1+0.01 and 40/1 with each search 100 ms late: more than Move Overhead
+    # (20) and the fixed reserve (50) together, as seen at load 6-9.
+    assert play_slow_machine(base, inc, cycle, 20, 100, 120) > 0
+
+
+def test_slow_machine_loses_without_the_lag_reserve():
+    """The game above is a real test: without the measured lag it is lost."""
+    with pytest.raises(AssertionError, match="lost on time"):
+        play_slow_machine(1000, 10, None, 20, 100, 120, adaptive=False)
+
+
+def test_lag_meter_rises_at_once_and_decays_slowly():
+    meter = LagMeter()
+    meter.record(60)
+    assert meter.reserve_ms() == 90                  # SAFETY 1.5 x 60
+    meter.record(5)
+    assert 75 < meter.reserve_ms() < 90              # one quiet move: 10 % less
+    for _ in range(60):
+        meter.record(0)
+    assert meter.reserve_ms() == 0
+    meter.record(10 ** 9)
+    assert meter.reserve_ms() <= 3000                # a stall is capped
+
+
+def test_lag_meter_reads_the_gui_clock():
+    """The GUI charged 90 ms for a move the engine saw take 20 (its search
+    allowed 15): the clock's word counts."""
+    meter = LagMeter()
+    meter.answered(10, 1000, 10, 20, 15)
+    assert meter.reserve_ms() == 8                   # 1.5 x 5 ms, the engine's own view
+    meter.new_go(12, 1000 + 10 - 90)
+    assert meter.reserve_ms() == int(1.5 * 75 + 0.5)
+    meter.answered(12, 920, 10, 20, 15)
+    meter.new_go(20, 100)                            # not the next move of this game: ignored
+    meter.answered(20, 100, 0, 5, 5)
+    meter.new_go(22, 5000)                           # a new period added time: ignored
+    assert meter.reserve_ms() == int(1.5 * 75 * 0.9 ** 2 + 0.5)  # two quiet moves

@@ -192,6 +192,49 @@ def test_isready_is_answered_during_a_search(uci):
     uci.expect("bestmove")
 
 
+class SlowMachineSearch(FakeSearch):
+    """A search on a machine that is far too busy: every timed search ends
+    100 ms after its limits say (a stop noticed late, a thread waiting for a
+    core), more than Move Overhead (20) and the fixed reserve (50) together.
+    A 1 ms answer has no stop to miss and comes back at once."""
+    OVERSHOOT_S = 0.1
+
+    def go(self, position, limits, on_info=None):
+        result = super().go(position, limits, on_info)
+        if limits.get("hard_ms", 0) > 1:
+            time.sleep(self.OVERSHOOT_S)
+        return result
+
+
+def test_slow_machine_keeps_its_flag_at_one_second_plus_ten_ms():
+    """60 moves at 1+0.01, the clock charged as a match runner does (wall
+    time from go to bestmove): the measured lag keeps the flag up."""
+    uci = Harness(SlowMachineSearch())
+    try:
+        clock, inc, moves, lowest = 1000, 10, [], 1000
+        board = chess.Board()
+        for number in range(60):
+            if board.is_game_over():
+                board, moves = chess.Board(), []
+                uci.send("ucinewgame")
+            uci.send("position startpos moves " + " ".join(moves))
+            started = time.monotonic()
+            uci.send(f"go wtime {clock} btime {clock} winc {inc} binc {inc}")
+            move = uci.expect("bestmove", timeout=5).split()[1]
+            clock -= int((time.monotonic() - started) * 1000)
+            assert clock > 0, f"lost on time at move {number + 1}"
+            lowest = min(lowest, clock)
+            clock += inc
+            moves.append(move)
+            board.push_uci(move)
+        assert uci.engine.lag.worst >= 90          # the overshoot was seen
+        assert len(uci.search.calls) == 60
+        # it did think on some moves, not only answer in 1 ms
+        assert sum(call["hard_ms"] > 1 for call in uci.search.calls) >= 5
+    finally:
+        uci.send("quit")
+
+
 def test_quit_during_a_search_is_prompt(uci):
     uci.send("position startpos")
     uci.send("go infinite")
@@ -209,9 +252,12 @@ def test_clock_gives_soft_and_hard_limits_below_the_remaining_time(uci):
     uci.send("go wtime 300 btime 9000 movestogo 1")
     uci.expect("bestmove")
     assert uci.search.calls[-1]["hard_ms"] < 300 - 20
+    # the fake search's own overshoot is measured lag, kept back like Move Overhead
+    lag = uci.engine.lag.reserve_ms()
     uci.send("go movetime 100")
     uci.expect("bestmove")
-    assert uci.search.calls[-1]["soft_ms"] == uci.search.calls[-1]["hard_ms"] == 80
+    budget = 100 - min(20 + lag, 50)
+    assert budget - 5 <= uci.search.calls[-1]["soft_ms"] == uci.search.calls[-1]["hard_ms"] <= budget
 
 
 class DeafSearch(FakeSearch):

@@ -20,7 +20,8 @@ import chess
 
 from ..syzygy.tables import effective_limits
 from . import strength
-from .clock import clamp_to_clock
+from .clock import plan_clock
+from .lag import LagMeter
 from .output import Output, format_info, uci_score
 from .parse import GoCommand
 from .runner import BestMove, SearchJob, SearchRunner
@@ -66,7 +67,8 @@ class GameState:
 class GoTask:
     def __init__(self, *, search, game: GameState, go: GoCommand, settings: GoSettings,
                  out: Output, runner: SearchRunner, allocate, books, tablebases,
-                 rng: Optional[random.Random] = None):
+                 rng: Optional[random.Random] = None, lag: Optional[LagMeter] = None,
+                 received: Optional[float] = None):
         self.search = search
         self.game = game
         self.position = game.position
@@ -78,6 +80,11 @@ class GoTask:
         self.books = books
         self.tablebases = tablebases
         self.rng = rng or random.Random()
+        self.lag = lag or LagMeter()
+        self.received = time.monotonic() if received is None else received   # `go` was read
+        self.timed = (go.has_clock() or go.movetime is not None) and not go.ponder and not go.infinite
+        self.allowed_ms = 0.0       # search time within its limits (what lag does not include)
+        self.hard_ms: Optional[int] = None   # the hard limit planned for the search
         self.lines: Dict[int, dict] = {}           # last report per multipv line
         self.tb_score: Optional[Tuple[str, int]] = None
         self.tb_hits = 0
@@ -112,13 +119,30 @@ class GoTask:
             hard_ms = limits["hard_ms"]
         if hard_ms is not None:
             self.runner.arm_watchdog(job, hard_ms)
+        self.hard_ms = hard_ms
 
+        started = time.monotonic()
         best, ponder = self.search.go(self.position, limits, self._on_info)
+        used_ms = (time.monotonic() - started) * 1000
+        self.allowed_ms = used_ms if hard_ms is None else min(used_ms, hard_ms)
         if plan is not None and best is not None:
             chosen = strength.choose_line(self.lines, plan, self.rng)
             if chosen is not None and self.position.is_legal(chosen[0]):
                 best, ponder = chosen
         return best, ponder
+
+    def answered(self) -> None:
+        """bestmove goes out now: what this move cost beyond its search time is lag."""
+        if not self.timed:
+            return
+        go = self.go
+        white = bool(self.position.turn)
+        self.lag.answered(self.game_ply(), go.wtime if white else go.btime, go.winc if white else go.binc,
+                          (time.monotonic() - self.received) * 1000, self.allowed_ms, self.hard_ms)
+
+    def game_ply(self) -> int:
+        """Plies since the game began (the FEN's move number counts, not just the moves sent)."""
+        return 2 * (self.position.fullmove_number - 1) + (0 if self.position.turn else 1)
 
     def emergency_move(self) -> BestMove:
         """A legal move when the search itself failed (reported as an error)."""
@@ -127,20 +151,18 @@ class GoTask:
 
     # -- limits ----------------------------------------------------------
 
-    def clock_limits(self) -> Optional[Tuple[int, int]]:
-        """(soft_ms, hard_ms) from the go's clock and movetime; None without either."""
+    def clock_limits(self, spent_ms: int = 0) -> Optional[Tuple[int, int]]:
+        """(soft_ms, hard_ms) from the go's clock and movetime, counted from
+        now, spent_ms after the go was read; None without either."""
         go, s = self.go, self.settings
         found = None
+        lag = self.lag.reserve_ms(go.movestogo)
         if go.has_clock():
-            # Plies since the game began (the FEN's move number counts, not just the moves sent).
-            game_ply = 2 * (self.position.fullmove_number - 1) + (0 if self.position.turn else 1)
-            soft, hard = self.allocate(go.wtime, go.btime, go.winc, go.binc, go.movestogo,
-                                       self.position.turn, s.move_overhead, game_ply)
-            found = clamp_to_clock(int(soft), int(hard), go.wtime if self.position.turn else go.btime,
-                                   s.move_overhead)
+            found = plan_clock(go.wtime, go.btime, go.winc, go.binc, go.movestogo, bool(self.position.turn),
+                               s.move_overhead, self.game_ply(), lag, spent_ms, self.allocate)
         if go.movetime is not None:
-            # movetime is what the GUI allows: keep the overhead back, as with a clock
-            budget = max(1, go.movetime - min(s.move_overhead, go.movetime // 2))
+            # movetime is what the GUI allows: keep the overhead (and the lag) back, as with a clock
+            budget = max(1, go.movetime - min(s.move_overhead + lag, go.movetime // 2) - spent_ms)
             found = (budget, budget) if found is None else (min(found[0], budget), min(found[1], budget))
         return found
 
@@ -157,7 +179,7 @@ class GoTask:
             if not any(k in limits for k in ("depth", "nodes", "mate")):
                 limits["infinite"] = True  # ends only on stop (or on ponderhit's new limits)
         else:
-            clock = self.clock_limits()
+            clock = self.clock_limits(int((time.monotonic() - self.received) * 1000))
             if clock is not None:
                 limits["soft_ms"], limits["hard_ms"] = clock
                 hard_ms = clock[1]

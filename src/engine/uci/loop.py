@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import random
 import sys
+import time
 import traceback
 from typing import BinaryIO, Callable, Dict, Optional
 
@@ -25,6 +26,7 @@ from ..book.probe import DEFAULT_BOOK_PATH
 from . import strength
 from .commands import ExtraCommands
 from .go import GameState, GoSettings, GoTask
+from .lag import LagMeter
 from .options import OptionError, build_option_table, parse_setoption
 from .output import Output
 from .parse import GoCommand, UciSyntaxError, parse_go, parse_position
@@ -84,6 +86,7 @@ class UciEngine:
         self.game = GameState(core.Position(), None, [])
         self.position_given = False
         self.runner = SearchRunner(out, self._stop_core, self._set_core_limits)
+        self.lag = LagMeter()          # this machine's measured lag, kept back on the clock
         self.books = BookSlot(self.say)
         self.tablebases = TablebaseSlot(self.say)
         self.pending: Dict[str, object] = {}   # core settings to apply once the search is idle
@@ -173,6 +176,7 @@ class UciEngine:
             self.say("ucinewgame during a search: the hash is cleared when it ends")
         self.pending["clear"] = True
         self._apply_pending()
+        self.lag.clear()
 
     def cmd_position(self, args, line):
         try:
@@ -213,6 +217,7 @@ class UciEngine:
             return True
 
     def cmd_go(self, args, line):
+        received = time.monotonic()
         go = parse_go(args)
         for warning in go.warnings:
             self.say(warning)
@@ -226,17 +231,22 @@ class UciEngine:
         if go.perft is not None:
             self.extras.start_perft(go.perft)
             return
-        self._start_search(go)
+        self._start_search(go, received)
 
-    def _start_search(self, go: GoCommand) -> None:
+    def _start_search(self, go: GoCommand, received: Optional[float] = None) -> None:
         task = GoTask(search=self.search, game=self.game, go=go, settings=self.settings(),
                       out=self.out, runner=self.runner, allocate=allocate,
-                      books=self.books, tablebases=self.tablebases, rng=self.rng)
+                      books=self.books, tablebases=self.tablebases, rng=self.rng,
+                      lag=self.lag, received=received)
         job = SearchJob(go)
         job.task = task
+        job.on_answered = task.answered
+        if task.timed and go.has_clock():
+            self.lag.new_go(task.game_ply(), go.wtime if self.game.position.turn else go.btime)
         if self.debug:
             given = {k: v for k, v in vars(go).items() if v not in (None, False, [])}
-            self.say(f"go {given} (time from engine.uci.timeman)")
+            self.say(f"go {given} (time from engine.uci.timeman, lag reserve "
+                     f"{self.lag.reserve_ms()} ms, worst lag {self.lag.worst:.0f} ms)")
         self.runner.start(job, task, task.emergency_move)
 
     def cmd_ponderhit(self, args, line):
