@@ -89,11 +89,16 @@ def almost_valid_fen_line(rng):
         i = rng.randrange(len(fen))
         fen = rng.choice([fen[:i] + rng.choice("pnbrqkPNBRQK123456789/ -wbx") + fen[i + 1:],
                           fen[:i] + fen[i + 1:], fen[:i] + rng.choice("k/ 8") + fen[i:]])
-    try:
-        chess.Board(fen)
-        expect = ANY        # still readable: the engine may take it or refuse it
-    except ValueError:
-        expect = REJECT     # python-chess cannot read it; neither may the engine
+    expect = REJECT         # python-chess cannot read it; neither may the engine
+    # Readable in standard chess or in Chess960 (the fuzz turns UCI_Chess960 on
+    # and off at random; a castling field like "KkQ" with the king on d8 is
+    # good X-FEN): the engine may take it or refuse it.
+    for chess960 in (False, True):
+        try:
+            chess.Board(fen, chess960=chess960)
+            expect = ANY
+        except ValueError:
+            pass
     return f"position fen {fen}".encode(), expect
 
 

@@ -439,6 +439,42 @@ def test_syzygy_root_restricts_the_moves_and_reports_the_tablebase_score(uci):
     assert int(info.split("tbhits ")[1].split()[0]) > 0
 
 
+class SlotSpy:
+    """Stands in for the book or tablebase slot: records whether each get()
+    (which closes the old resource) came while a search was running."""
+
+    def __init__(self, harness):
+        self.harness = harness
+        self.calls = []
+
+    def get(self, *args):
+        self.calls.append((args, self.harness.engine.runner.busy()))
+        return None
+
+
+def test_book_and_tables_are_not_swapped_under_a_running_search(uci):
+    """setoption SyzygyPath / BookFile during a search used to close the files
+    the search was probing (the 100,000-line fuzz: `search failed: OSError:
+    Bad file descriptor`); the change waits until the search is over."""
+    books, tables = SlotSpy(uci), SlotSpy(uci)
+    uci.engine.books, uci.engine.tablebases = books, tables
+    uci.send("position startpos")
+    uci.send("go infinite")
+    uci.search.searching.wait(2)
+    uci.send("setoption name SyzygyPath value /some/where")
+    uci.send("setoption name OwnBook value true")
+    uci.send("setoption name BookFile value /some/book.bin")
+    uci.send("isready")
+    uci.expect("readyok")
+    assert books.calls == tables.calls == []          # nothing touched under the search
+    uci.send("stop")
+    uci.expect("bestmove")
+    uci.send("isready")
+    uci.expect("readyok")
+    assert tables.calls == [(("/some/where",), False)]
+    assert books.calls == [(("/some/book.bin", 20), False)]
+
+
 # -- extras -------------------------------------------------------------------
 
 def test_perft_divide_matches_python_chess(uci):

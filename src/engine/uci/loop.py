@@ -281,16 +281,17 @@ class UciEngine:
             self.pending["clear"] = True
         elif key == "UCI_Chess960":
             self.game.position.chess960 = new
-        elif key in ("OwnBook", "BookFile", "BookDepth") and self.options["OwnBook"]:
-            self.books.get(self.options["BookFile"], self.options["BookDepth"])
-        elif key == "SyzygyPath":
-            self.tablebases.get(new)
+        elif key in ("OwnBook", "BookFile", "BookDepth", "SyzygyPath"):
+            # Opening a new book or tables closes the old ones, which a running
+            # search may be reading (the fuzzer found EBADF in a search): wait.
+            self.pending["resources"] = True
         if self.runner.busy() and key in ("Hash", "Threads", "Clear Hash"):
             self.say(f"{key} takes effect when the current search ends")
         self._apply_pending()
 
     def _apply_pending(self) -> None:
-        """Hash size, threads and clearing touch the search's tables: only while it is idle."""
+        """Hash size, threads, clearing, the book and the Syzygy tables touch what
+        the search reads: only while it is idle."""
         if self.runner.busy() or not self.pending:
             return
         pending, self.pending = self.pending, {}
@@ -306,6 +307,10 @@ class UciEngine:
                 self.say(f"Threads {new} refused ({exc}); kept {old}")
         if pending.get("clear"):
             self.search.clear_hash()
+        if pending.get("resources"):
+            if self.options["OwnBook"]:
+                self.books.get(self.options["BookFile"], self.options["BookDepth"])
+            self.tablebases.get(self.options["SyzygyPath"])
 
     def _set_hash(self, old: int, new: int) -> None:
         limit = _memory_limit_mb()
