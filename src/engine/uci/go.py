@@ -44,6 +44,7 @@ class GoSettings:
     syzygy_probe_depth: int = 1
     syzygy_probe_limit: int = 7
     syzygy_50: bool = True
+    debug: bool = False              # UCI `debug on`: the time plan and each thread's nodes
 
 
 @dataclass
@@ -120,11 +121,17 @@ class GoTask:
         if hard_ms is not None:
             self.runner.arm_watchdog(job, hard_ms)
         self.hard_ms = hard_ms
+        if self.settings.debug and "soft_ms" in limits:
+            self.out.info_string(f"time: soft {limits['soft_ms']} ms, hard {limits['hard_ms']} ms, "
+                                 f"lag reserve {self.lag.reserve_ms(self.go.movestogo)} ms")
 
         started = time.monotonic()
         best, ponder = self.search.go(self.position, limits, self._on_info)
         used_ms = (time.monotonic() - started) * 1000
         self.allowed_ms = used_ms if hard_ms is None else min(used_ms, hard_ms)
+        per_thread = getattr(self.search, "thread_nodes", None)
+        if self.settings.debug and per_thread is not None:
+            self.out.info_string("thread nodes: " + " ".join(str(n) for n in per_thread))
         if plan is not None and best is not None:
             chosen = strength.choose_line(self.lines, plan, self.rng)
             if chosen is not None and self.position.is_legal(chosen[0]):

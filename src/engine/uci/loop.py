@@ -262,7 +262,8 @@ class UciEngine:
             chess960=o["UCI_Chess960"], limit_strength=o["UCI_LimitStrength"], elo=o["UCI_Elo"],
             own_book=o["OwnBook"], book_file=o["BookFile"], book_depth=o["BookDepth"],
             book_mode=o["BookMode"], syzygy_path=o["SyzygyPath"],
-            syzygy_probe_depth=o["SyzygyProbeDepth"], syzygy_probe_limit=o["SyzygyProbeLimit"], syzygy_50=o["Syzygy50MoveRule"])
+            syzygy_probe_depth=o["SyzygyProbeDepth"], syzygy_probe_limit=o["SyzygyProbeLimit"], syzygy_50=o["Syzygy50MoveRule"],
+            debug=self.debug)
 
     # -- options ---------------------------------------------------------
 
