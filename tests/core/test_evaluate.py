@@ -128,10 +128,31 @@ def test_sanity():
     far = white_view("8/2kP4/2P5/8/8/8/8/6K1 w - - 0 1")
     near = white_view("8/2k5/8/8/8/8/2PP4/6K1 w - - 0 1")
     assert far > near
-    # the exposed king is worse off
-    castled = white_view("r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 0 1")
-    bare = white_view("r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP2PP/R1BQ1RK1 w - - 0 1")
-    assert castled > bare
+
+
+def tapered(pair, phase, scale):
+    """A term's share of the score, tapered as the evaluation tapers the total."""
+    mg, eg = pair
+    return (mg * phase + eg * scale / 128 * (24 - phase)) / 24
+
+
+def test_an_exposed_king_is_worse_off_by_king_safety_alone():
+    """The same material, pawns and pieces; only the white king stands on e2
+    in front of its pieces instead of castled on g1 (the old test compared
+    positions that also differed by a pawn). Every term but king safety, the
+    king's square table and mobility (e2 is a square the pieces lose) is
+    equal, and king safety alone outweighs the other two together."""
+    castled = Position("r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 0 1")
+    exposed = Position("r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPPKPPP/R1BQ1R2 w - - 0 1")
+    a, b = eval_terms(castled), eval_terms(exposed)
+    differing = {t for t, v in a.items() if isinstance(v, tuple) and v != b[t]} - {"total"}
+    assert differing <= {"king_safety", "psqt", "mobility"}
+    assert a["phase"] == b["phase"] and a["scale"] == b["scale"]
+    phase, scale = a["phase"], a["scale"]
+    safety = tapered(a["king_safety"], phase, scale) - tapered(b["king_safety"], phase, scale)
+    rest = sum(tapered(a[t], phase, scale) - tapered(b[t], phase, scale) for t in differing - {"king_safety"})
+    assert safety > 30 and safety > abs(rest)
+    assert a["score"] > b["score"]
 
 
 def test_weights_round_trip_and_bad_input(restore_weights):

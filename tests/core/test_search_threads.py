@@ -4,10 +4,12 @@ A node limit counts the nodes of all threads, so a search with idle helpers
 would still pass a plain node-limit test: these tests read each thread's own
 count (Search.thread_nodes).
 """
+import random
 import threading
 
 import chess
 
+from engine import _core
 from engine._core import Position, Search
 
 MIDDLEGAME = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8"
@@ -65,3 +67,76 @@ def test_tablebase_hits_from_four_threads_are_counted_once_each():
     assert calls
     assert infos[-1]["tbhits"] == len(calls)
     assert len(search.thread_nodes) == 4 and min(search.thread_nodes) > 0
+
+
+def _assert_line_legal(fen, moves):
+    board = chess.Board(fen)
+    for move in moves:
+        assert chess.Move.from_uci(move) in board.legal_moves, (fen, moves)
+        board.push_uci(move)
+
+
+FORGE_FENS = [
+    chess.STARTING_FEN,
+    MIDDLEGAME,
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",   # castling, pins
+    "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",           # en passant
+    "8/2P5/8/8/8/8/5pk1/K7 w - - 0 1",                                         # promotions
+    "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+]
+
+
+def test_forged_hash_entries_are_never_played_or_pondered():
+    """Entries that pass the key check but hold any 16-bit move (what a hash
+    collision, or a torn entry rewritten whole, leaves) for the root, every
+    child and grandchild: bestmove, ponder move and every PV reported stay
+    legal, with 4 threads and at depth 1 (where the ponder move comes from
+    the hash table)."""
+    rng = random.Random(11)
+    search = Search()
+    search.set_threads(4)
+    for fen in FORGE_FENS:
+        for depth in (1, 2, 6):
+            search.clear_hash()
+            root = Position(fen)
+            keys = [root.key]
+            for move in root.legal_moves():
+                root.push(move)
+                keys.append(root.key)
+                for reply in root.legal_moves()[:8]:
+                    root.push(reply)
+                    keys.append(root.key)
+                    root.pop()
+                root.pop()
+            for key in keys:
+                _core._tt_forge(search, key, rng.randrange(1 << 16), 60, rng.randrange(-300, 300))
+            infos = []
+            best, ponder = search.go(Position(fen), {"depth": depth}, infos.append)
+            _assert_line_legal(fen, [best] + ([ponder] if ponder else []))
+            for info in infos:
+                _assert_line_legal(fen, info["pv"])
+
+
+def test_racing_threads_on_a_tiny_table_only_play_legal_moves():
+    """Eight threads overwrite one another's entries in a 1 MB table, search
+    after search, over positions from random games: every bestmove, ponder
+    move and reported PV is legal."""
+    rng = random.Random(5)
+    search = Search()
+    search.set_threads(8)
+    search.set_hash(1)
+    for game in range(30):
+        board = chess.Board()
+        for _ in range(rng.randrange(0, 60)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        if board.is_game_over():
+            continue
+        fen = board.fen()
+        infos = []
+        best, ponder = search.go(Position(fen), {"nodes": 30_000}, infos.append)
+        _assert_line_legal(fen, [best] + ([ponder] if ponder else []))
+        for info in infos:
+            _assert_line_legal(fen, info["pv"])

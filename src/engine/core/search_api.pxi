@@ -636,3 +636,12 @@ def _tt_torn_entry_check():
     finally:
         tt_free(&tt)
     return bool(first), bool(torn)
+
+def _tt_forge(Search search not None, u64 key, int move, int depth, int score):
+    """For tests: store an entry that passes the key check, with any 16-bit
+    move (garbage included) and an exact score, as a hash collision or a
+    torn-then-rewritten entry could leave it. Only while the search is idle."""
+    search._check_idle("_tt_forge")
+    if not 0 <= move <= 0xFFFF or not 0 <= depth <= 100 or not -30000 <= score <= 30000:
+        raise ValueError("move must be 16 bits, depth 0..100, score -30000..30000")
+    tt_store(&search.sh.tt, key, depth, score, 0, <Move>move, BOUND_EXACT, False)
