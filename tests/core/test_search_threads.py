@@ -27,6 +27,17 @@ def test_every_helper_thread_searches():
     assert chess.Move.from_uci(best) in chess.Board(MIDDLEGAME).legal_moves
 
 
+def test_a_threads_limit_leaves_the_other_threads_idle():
+    search = Search()
+    search.set_threads(4)
+    best, _ = search.go(Position(MIDDLEGAME), {"nodes": 30_000, "threads": 1})
+    assert search.thread_nodes[1:] == [0, 0, 0] and search.thread_nodes[0] == search.nodes
+    search.go(Position(MIDDLEGAME), {"nodes": 200_000, "threads": 2})
+    assert min(search.thread_nodes[:2]) > 0 and search.thread_nodes[2:] == [0, 0]
+    search.go(Position(MIDDLEGAME), {"nodes": 200_000})
+    assert min(search.thread_nodes) > 0                    # the limit was for one search only
+
+
 def test_one_thread_searches_alone():
     search = Search()
     search.go(Position(MIDDLEGAME), {"nodes": 50_000})

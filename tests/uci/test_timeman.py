@@ -117,7 +117,7 @@ def play_slow_machine(base, inc, cycle, overhead, overshoot, moves, adaptive=Tru
     clock = lowest = base
     for move in range(moves):
         mtg = cycle - move % cycle if cycle else None
-        reserve = meter.reserve_ms(mtg) if adaptive else 0
+        reserve = meter.reserve_ms(mtg, inc, 2 * move) if adaptive else 0
         soft, hard = plan_clock(clock, clock, inc, inc, mtg, True, overhead, 2 * move, reserve)
         assert 1 <= soft <= hard
         cost = hard + overshoot if hard > 1 else 8
@@ -131,11 +131,16 @@ def play_slow_machine(base, inc, cycle, overhead, overshoot, moves, adaptive=Tru
     return lowest
 
 
-@pytest.mark.parametrize("base, inc, cycle", [(1000, 10, None), (1000, 0, 40), (2000, 20, None)])
-def test_slow_machine_does_not_lose_on_time(base, inc, cycle):
-    # 1+0.01 and 40/1 with each search 100 ms late: more than Move Overhead
-    # (20) and the fixed reserve (50) together, as seen at load 6-9.
-    assert play_slow_machine(base, inc, cycle, 20, 100, 120) > 0
+@pytest.mark.parametrize("base, inc, cycle, moves", [
+    (1000, 10, None, 120), (1000, 0, 40, 120), (2000, 20, None, 120),
+    # sudden death: every move's floor (8 ms) drains the clock for good, so
+    # no game length is safe; a game of 80 moves is
+    (2000, 0, None, 80),
+])
+def test_slow_machine_does_not_lose_on_time(base, inc, cycle, moves):
+    # 1+0.01, 40/1, 2+0.02, 2+0 with each search 100 ms late: more than Move
+    # Overhead (20) and the fixed reserve (50) together, as seen at load 6-9.
+    assert play_slow_machine(base, inc, cycle, 20, 100, moves) > 0
 
 
 def test_slow_machine_loses_without_the_lag_reserve():
@@ -155,6 +160,16 @@ def test_lag_meter_rises_at_once_and_decays_slowly():
     assert meter.reserve_ms() == 0
     meter.record(10 ** 9)
     assert meter.reserve_ms() <= 3000                # a stall is capped
+
+
+def test_floor_is_kept_back_for_later_moves_when_the_increment_does_not_cover_it():
+    meter = LagMeter()
+    meter.answered(0, 1000, 0, 12, 1, hard_ms=1)      # a 1 ms answer cost 12 ms
+    assert meter.floor == 11
+    assert meter.reserve_ms(None, 20) == int(1.5 * 11 + 0.5)            # the increment covers it
+    assert meter.reserve_ms(None, 0) == int(1.5 * (11 + 50 * 11) + 0.5)  # sudden death: 50 moves left
+    assert meter.reserve_ms(None, 0, 400) == int(1.5 * (11 + 20 * 11) + 0.5)  # late: at least 20
+    assert meter.reserve_ms(5, 0) == int(1.5 * (11 + 4 * 11) + 0.5)      # 4 more before the control
 
 
 def test_lag_meter_reads_the_gui_clock():

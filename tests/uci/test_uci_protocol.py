@@ -206,6 +206,17 @@ class SlowMachineSearch(FakeSearch):
         return result
 
 
+def test_short_searches_run_on_the_main_thread_alone(uci):
+    uci.send("setoption name Threads value 4")
+    uci.send("position startpos")
+    uci.send("go wtime 100000 btime 100000")
+    uci.expect("bestmove")
+    assert "threads" not in uci.search.calls[-1]
+    uci.send("go wtime 300 btime 300")
+    uci.expect("bestmove")
+    assert uci.search.calls[-1]["hard_ms"] < 50 and uci.search.calls[-1]["threads"] == 1
+
+
 def test_slow_machine_keeps_its_flag_at_one_second_plus_ten_ms():
     """60 moves at 1+0.01, the clock charged as a match runner does (wall
     time from go to bestmove): the measured lag keeps the flag up."""

@@ -27,7 +27,7 @@ cdef enum:
     CURRMOVE_AFTER_MS = 3000    # currmove lines and bound lines after this long
 
 LIMIT_KEYS = ("depth", "nodes", "mate", "movetime", "soft_ms", "hard_ms", "infinite",
-              "searchmoves", "multipv")
+              "searchmoves", "multipv", "threads")
 
 # ---------------------------------------------------------------- C side
 
@@ -411,8 +411,13 @@ cdef class Search:
         finally:
             free(moves)
 
+        # "threads": at most that many of the threads search this time (a
+        # search of a few ms gains nothing from helpers, and on a loaded
+        # machine waiting for them to stop costs time); the others stay idle.
+        sh.nthreads = min(self.nthreads, lim["threads"])
         with nogil:
             run_search(sh)
+        sh.nthreads = self.nthreads
         main = self.thread_data[0]
         self._emit_final(main)
         best_move = main.root[0].move
@@ -434,7 +439,7 @@ cdef class Search:
                              f"known: {', '.join(LIMIT_KEYS)}")
         out = {}
         for key, low in (("depth", 1), ("nodes", 1), ("mate", 1), ("movetime", 0),
-                         ("soft_ms", 0), ("hard_ms", 0), ("multipv", 1)):
+                         ("soft_ms", 0), ("hard_ms", 0), ("multipv", 1), ("threads", 1)):
             value = limits.get(key)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < low):
                 raise ValueError(f"limit {key} must be an integer >= {low}, not {value!r}")
@@ -457,6 +462,7 @@ cdef class Search:
             "hard_ms": -1 if hard is None else hard,
             "infinite": bool(limits.get("infinite")) or not has_limit,
             "searchmoves": list(searchmoves) if searchmoves else [],
+            "threads": out["threads"] or MAX_THREADS,
         }
 
     # -- reports (called with the GIL from the main search thread) ---------

@@ -27,6 +27,13 @@ from .parse import GoCommand
 from .runner import BestMove, SearchJob, SearchRunner
 
 
+# A search planned shorter than this runs on the main thread alone: helpers
+# add nothing in a few milliseconds, and on a loaded machine starting them and
+# waiting for them to stop made such moves cost 20-80 ms (benchmarks/long_run.py:
+# Threads 2-4 went below zero on the clock at 1+0.01, 2+0 and 40/1, Threads 1 barely).
+SOLO_BELOW_MS = 50
+
+
 @dataclass(frozen=True)
 class GoSettings:
     """The option values a search needs, copied at `go` time."""
@@ -123,7 +130,7 @@ class GoTask:
         self.hard_ms = hard_ms
         if self.settings.debug and "soft_ms" in limits:
             self.out.info_string(f"time: soft {limits['soft_ms']} ms, hard {limits['hard_ms']} ms, "
-                                 f"lag reserve {self.lag.reserve_ms(self.go.movestogo)} ms")
+                                 f"lag reserve {self.lag.reserve_ms(self.go.movestogo, self._own_inc(), self.game_ply())} ms")
 
         started = time.monotonic()
         best, ponder = self.search.go(self.position, limits, self._on_info)
@@ -147,6 +154,9 @@ class GoTask:
         self.lag.answered(self.game_ply(), go.wtime if white else go.btime, go.winc if white else go.binc,
                           (time.monotonic() - self.received) * 1000, self.allowed_ms, self.hard_ms)
 
+    def _own_inc(self) -> Optional[int]:
+        return self.go.winc if self.position.turn else self.go.binc
+
     def game_ply(self) -> int:
         """Plies since the game began (the FEN's move number counts, not just the moves sent)."""
         return 2 * (self.position.fullmove_number - 1) + (0 if self.position.turn else 1)
@@ -163,12 +173,14 @@ class GoTask:
         now, spent_ms after the go was read; None without either."""
         go, s = self.go, self.settings
         found = None
-        lag = self.lag.reserve_ms(go.movestogo)
         if go.has_clock():
+            # this move's lag, and the floor of the moves still to come on this clock
+            lag = self.lag.reserve_ms(go.movestogo, self._own_inc() or 0, self.game_ply())
             found = plan_clock(go.wtime, go.btime, go.winc, go.binc, go.movestogo, bool(self.position.turn),
                                s.move_overhead, self.game_ply(), lag, spent_ms, self.allocate)
         if go.movetime is not None:
-            # movetime is what the GUI allows: keep the overhead (and the lag) back, as with a clock
+            # movetime is what the GUI allows: keep the overhead (and this move's lag) back
+            lag = self.lag.reserve_ms()
             budget = max(1, go.movetime - min(s.move_overhead + lag, go.movetime // 2) - spent_ms)
             found = (budget, budget) if found is None else (min(found[0], budget), min(found[1], budget))
         return found
@@ -190,6 +202,8 @@ class GoTask:
             if clock is not None:
                 limits["soft_ms"], limits["hard_ms"] = clock
                 hard_ms = clock[1]
+                if hard_ms < SOLO_BELOW_MS:
+                    limits["threads"] = 1
         if plan is not None:
             limits["nodes"] = min(limits.get("nodes", plan.nodes), plan.nodes)
             limits["multipv"] = max(limits["multipv"], plan.multipv)
@@ -219,8 +233,11 @@ class GoTask:
     def _book_allowed(self) -> bool:
         go = self.go
         game_move = go.has_clock() or go.movetime is not None or go.ponder
+        # Past BookDepth no book move can come: skip rebuilding the game's
+        # board for the look-up (milliseconds a move on a loaded machine).
         return (self.settings.own_book and game_move and not go.infinite
-                and go.mate is None and not go.searchmoves)
+                and go.mate is None and not go.searchmoves
+                and self.game_ply() < self.settings.book_depth)
 
     def _book_move(self) -> Optional[BestMove]:
         s = self.settings

@@ -30,6 +30,8 @@ from __future__ import annotations
 
 from typing import Optional, Tuple
 
+from .timeman import moves_left
+
 DECAY = 0.9          # per timed move without a larger lag
 SAFETY = 1.5         # reserve = SAFETY * estimate: lag comes in spikes
 MAX_LAG_MS = 2000    # one stall of seconds (swapping) must not freeze play for long
@@ -45,11 +47,18 @@ class LagMeter:
         # (ply, time left, increment, allowed ms, searched) of the last timed move answered
         self._last: Optional[Tuple[int, int, int, int, bool]] = None
 
-    def reserve_ms(self, movestogo: Optional[int] = None) -> int:
+    def reserve_ms(self, movestogo: Optional[int] = None, inc: Optional[int] = None,
+                   ply: int = 0) -> int:
         """Extra milliseconds to keep back, on top of Move Overhead: the lag of
-        this move, and with movestogo the floor of each later one before the control."""
-        later = max(0, movestogo - 1) if movestogo else 0
-        return int(SAFETY * (self.estimate + later * self.floor) + 0.5)
+        this move, and what the floor costs beyond the increment on each later
+        move: before the control with movestogo, else over the moves the time
+        manager assumes are left at this ply. inc None: not known (no clock),
+        only this move's lag counts."""
+        if inc is None:
+            return int(SAFETY * self.estimate + 0.5)
+        drain = max(0.0, self.floor - inc)
+        later = max(0, movestogo - 1) if movestogo else moves_left(ply)
+        return int(SAFETY * (self.estimate + later * drain) + 0.5)
 
     def record(self, late_ms: float, searched: bool = True) -> None:
         late = min(max(0.0, float(late_ms)), MAX_LAG_MS)
