@@ -134,8 +134,8 @@ def play_slow_machine(base, inc, cycle, overhead, overshoot, moves, adaptive=Tru
 @pytest.mark.parametrize("base, inc, cycle, moves", [
     (1000, 10, None, 120), (1000, 0, 40, 120), (2000, 20, None, 120),
     # sudden death: every move's floor (8 ms) drains the clock for good, so
-    # no game length is safe; a game of 80 moves is
-    (2000, 0, None, 80),
+    # no game length is safe; a game of 60 moves is
+    (2000, 0, None, 60),
 ])
 def test_slow_machine_does_not_lose_on_time(base, inc, cycle, moves):
     # 1+0.01, 40/1, 2+0.02, 2+0 with each search 100 ms late: more than Move
@@ -167,21 +167,29 @@ def test_floor_is_kept_back_for_later_moves_when_the_increment_does_not_cover_it
     meter.answered(0, 1000, 0, 12, 1, hard_ms=1)      # a 1 ms answer cost 12 ms
     assert meter.floor == 11
     assert meter.reserve_ms(None, 20) == int(1.5 * 11 + 0.5)            # the increment covers it
-    assert meter.reserve_ms(None, 0) == int(1.5 * (11 + 50 * 11) + 0.5)  # sudden death: 50 moves left
-    assert meter.reserve_ms(None, 0, 400) == int(1.5 * (11 + 20 * 11) + 0.5)  # late: at least 20
-    assert meter.reserve_ms(5, 0) == int(1.5 * (11 + 4 * 11) + 0.5)      # 4 more before the control
+    assert meter.reserve_ms(None, 0) == int(1.5 * 11 + 50 * 11 + 0.5)    # sudden death: 50 moves left
+    assert meter.reserve_ms(None, 0, 400) == int(1.5 * 11 + 20 * 11 + 0.5)  # late: at least 20
+    assert meter.reserve_ms(5, 0) == int(1.5 * 11 + 4 * 11 + 0.5)        # 4 more before the control
+
+
+def test_before_any_floor_is_seen_the_whole_lag_stands_for_it():
+    meter = LagMeter()
+    meter.answered(0, 1000, 0, 40, 10, hard_ms=30)   # a searched move, 30 ms late
+    assert meter.reserve_ms(3, 0) == int(1.5 * 30 + 2 * 30 + 0.5)
+    meter.answered(2, 950, 0, 6, 0, hard_ms=None)    # a book move: the floor is 6 ms
+    assert meter.reserve_ms(3, 0) == int(1.5 * 30 + 2 * 6 + 0.5)
 
 
 def test_lag_meter_reads_the_gui_clock():
     """The GUI charged 90 ms for a move the engine saw take 20 (its search
     allowed 15): the clock's word counts."""
     meter = LagMeter()
-    meter.answered(10, 1000, 10, 20, 15)
+    meter.answered(10, 1000, 10, 20, 15, hard_ms=15)
     assert meter.reserve_ms() == 8                   # 1.5 x 5 ms, the engine's own view
     meter.new_go(12, 1000 + 10 - 90)
     assert meter.reserve_ms() == int(1.5 * 75 + 0.5)
-    meter.answered(12, 920, 10, 20, 15)
+    meter.answered(12, 920, 10, 20, 15, hard_ms=15)
     meter.new_go(20, 100)                            # not the next move of this game: ignored
-    meter.answered(20, 100, 0, 5, 5)
+    meter.answered(20, 100, 0, 5, 5, hard_ms=5)
     meter.new_go(22, 5000)                           # a new period added time: ignored
     assert meter.reserve_ms() == int(1.5 * 75 * 0.9 ** 2 + 0.5)  # two quiet moves

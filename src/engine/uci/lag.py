@@ -11,10 +11,11 @@ Move Overhead allows for at 1+0.01.
 So each timed move is measured, and what it cost beyond the time the search
 was allowed ("late") feeds an exponential moving maximum: a spike raises the
 estimate at once, quiet searched moves let it decay by DECAY a move. A 1 ms
-answer (the clock below the reserve) says nothing about how late a stop is
-noticed, so it never lowers the estimate; its cost is the floor of a move,
-tracked apart, and with movestogo that floor is kept back for every move
-still to come. The clock allocation treats the reserve as extra move
+answer (the clock below the reserve) or a book move says nothing about how
+late a stop is noticed, so it never lowers the estimate; its cost is the
+floor of a move, tracked apart, and what the increment does not repay of it
+is kept back for every move still to come (to the control with movestogo,
+else as many as the time manager assumes are left). The clock allocation treats the reserve as extra move
 overhead (engine.uci.clock). Two measures, the larger counts:
 
 * the engine's own: from reading `go` to writing `bestmove`;
@@ -42,7 +43,7 @@ class LagMeter:
     def __init__(self) -> None:
         self.estimate = 0.0          # ms, the moving maximum of late
         self.floor = 0.0             # ms, the same over 1 ms answers: what any move costs
-        self._floor_seen = False     # until a 1 ms answer, the least late of any move bounds it
+        self._floor_seen = False     # until a 1 ms answer, the whole estimate stands for it
         self.worst = 0.0             # ms, the largest ever seen (for debug output)
         # (ply, time left, increment, allowed ms, searched) of the last timed move answered
         self._last: Optional[Tuple[int, int, int, int, bool]] = None
@@ -56,16 +57,17 @@ class LagMeter:
         only this move's lag counts."""
         if inc is None:
             return int(SAFETY * self.estimate + 0.5)
-        drain = max(0.0, self.floor - inc)
+        # The floor is steady, not a spike: no SAFETY factor on it. Until a
+        # 1 ms answer (or a book move) has shown it, assume the worst.
+        floor = self.floor if self._floor_seen else self.estimate
+        drain = max(0.0, floor - inc)
         later = max(0, movestogo - 1) if movestogo else moves_left(ply)
-        return int(SAFETY * (self.estimate + later * drain) + 0.5)
+        return int(SAFETY * self.estimate + later * drain + 0.5)
 
     def record(self, late_ms: float, searched: bool = True) -> None:
         late = min(max(0.0, float(late_ms)), MAX_LAG_MS)
         if searched:
             self.estimate = max(late, self.estimate * DECAY)
-            if not self._floor_seen:
-                self.floor = late if self.worst == 0 else min(self.floor, late)
         else:
             self.estimate = max(late, self.estimate)
             self.floor = max(late, self.floor * DECAY) if self._floor_seen else late
@@ -75,8 +77,9 @@ class LagMeter:
     def answered(self, ply: int, time_left: Optional[int], inc: Optional[int],
                  elapsed_ms: float, allowed_ms: float, hard_ms: Optional[int] = None) -> None:
         """A timed move went out elapsed_ms after its `go`; the search was allowed
-        allowed_ms of that (what it used, at most its hard limit hard_ms)."""
-        searched = hard_ms is None or hard_ms > INSTANT_MS
+        allowed_ms of that (what it used, at most its hard limit hard_ms; None:
+        no search, a book move)."""
+        searched = hard_ms is not None and hard_ms > INSTANT_MS
         self.record(elapsed_ms - allowed_ms, searched)
         if time_left is None:
             self._last = None
