@@ -130,7 +130,7 @@ class GoTask:
         self.hard_ms = hard_ms
         if self.settings.debug and "soft_ms" in limits:
             self.out.info_string(f"time: soft {limits['soft_ms']} ms, hard {limits['hard_ms']} ms, "
-                                 f"lag reserve {self.lag.reserve_ms(self.go.movestogo, self._own_inc(), self.game_ply())} ms")
+                                 f"lag reserve {self.lag.reserve_ms(self.go.movestogo, self._own_inc() or 0, self.game_ply())} ms")
 
         started = time.monotonic()
         best, ponder = self.search.go(self.position, limits, self._on_info)
