@@ -4,6 +4,10 @@ Environment toggles:
   ENGINE_DEBUG=1     bounds checks and internal assertions on, -O1 -g
   ENGINE_ANNOTATE=1  write the cython -a HTML annotation beside the .pyx
   ENGINE_PORTABLE=1  no -march=native (for wheels that travel between CPUs)
+  ENGINE_SANITIZE=address,undefined | thread
+                     compile and link with -fsanitize=..., -O1 -g; build such a core
+                     out of tree and run it with tests/sanitize/run.sh (its header
+                     says how to run Python under a sanitizer)
 """
 import os
 
@@ -12,6 +16,7 @@ from setuptools import Extension, setup
 
 DEBUG = os.environ.get("ENGINE_DEBUG") == "1"
 PORTABLE = os.environ.get("ENGINE_PORTABLE") == "1"
+SANITIZE = os.environ.get("ENGINE_SANITIZE", "")
 
 directives = {
     "language_level": 3,
@@ -29,13 +34,23 @@ else:
     cflags = ["-O3", "-fno-strict-aliasing"]
     if not PORTABLE:
         cflags.append("-march=native")
+ldflags = ["-lpthread"]
+if SANITIZE:
+    # -O1 keeps the reports readable; no -march=native, so an instrumented
+    # build behaves the same on every CI machine. UBSan stops at the first
+    # report: a report is a failure, never a line in a log nobody reads.
+    cflags = ["-O1", "-g", "-fno-omit-frame-pointer", f"-fsanitize={SANITIZE}"]
+    cflags += ["-DENGINE_DEBUG=1"] if DEBUG else []
+    if "undefined" in SANITIZE:
+        cflags.append("-fno-sanitize-recover=undefined")
+    ldflags = ldflags + [f"-fsanitize={SANITIZE}"]
 cflags += ["-Wno-unused-function", "-Wno-unreachable-code"]
 
 ext = Extension(
     "engine._core",
     sources=["src/engine/_core.pyx"],
     extra_compile_args=cflags,
-    extra_link_args=["-lpthread"],
+    extra_link_args=ldflags,
     define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
 )
 

@@ -72,6 +72,18 @@ class RawEngine:
             if line.startswith(prefix):
                 return stamp, line
 
+    def expect_containing(self, text, timeout=10.0):
+        """(arrival time, line) of the first line that contains text."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                stamp, line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise AssertionError(f"no {text!r} within {timeout}s; last lines: {[l for _, l in self.seen[-8:]]}")
+            self.seen.append((stamp, line))
+            if text in line:
+                return stamp, line
+
     def drain(self, wait=0.1):
         time.sleep(wait)
         out = []

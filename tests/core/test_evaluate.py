@@ -6,7 +6,7 @@ import chess
 import pytest
 
 from engine import _core
-from engine._core import Position, eval_terms, static_eval
+from engine._core import Position, Search, eval_terms, static_eval
 from engine.tools.tuning.start_weights import start_weights
 from engine.tools.tuning.weights_file import format_weights
 
@@ -53,13 +53,41 @@ def test_incremental_psq_matches_scratch_after_random_playouts():
 
 
 def test_pawn_table_agrees_with_fresh_computation(data_fens):
-    """eval_terms bypasses the pawn table; evaluate() goes through it (twice:
-    the second call is a table hit)."""
+    """static_eval and eval_terms compute the pawn terms afresh; Search.evaluate
+    goes through the main thread's pawn table (twice: the second call is a hit)."""
+    search = Search()
     for fen in data_fens[:500]:
         p = Position(fen)
-        first, second = static_eval(p), static_eval(p)
+        first, second = search.evaluate(p), search.evaluate(p)
         fresh = eval_terms(p)["score"]
-        assert first == second == (fresh if p.turn else -fresh), fen
+        assert first == second == static_eval(p) == (fresh if p.turn else -fresh), fen
+
+
+def test_pawn_tables_are_stale_after_new_weights(data_fens, restore_weights):
+    """Entries cached with the old weights are never used after a change: a
+    search thread's table (filled here by a 4-thread search and by evaluate)
+    is invalidated without being cleared."""
+    search = Search()
+    search.set_threads(4)
+    fens = data_fens[:200]
+    search.go(Position(fens[0]), {"nodes": 20_000})
+    before = [search.evaluate(Position(fen)) for fen in fens]
+    weights = _core.get_eval_weights()
+    pawn_terms = {"pawns", "king_safety"}
+    changed = [(mg * 2 + 7, eg * 2 + 7) if term in pawn_terms else (mg, eg)
+               for (mg, eg), term in zip(weights, _weight_terms())]
+    _core.set_eval_weights(changed)
+    after = [search.evaluate(Position(fen)) for fen in fens]
+    assert after == [static_eval(Position(fen)) for fen in fens]
+    assert after != before      # the change did move the pawn terms
+
+
+def _weight_terms():
+    """The term (eval_terms' name) that each weight belongs to, in layout order."""
+    terms = []
+    for _name, _start, size, term in _core.eval_layout():
+        terms += [term] * size
+    return terms
 
 
 @pytest.mark.parametrize("fen", [
@@ -100,10 +128,31 @@ def test_sanity():
     far = white_view("8/2kP4/2P5/8/8/8/8/6K1 w - - 0 1")
     near = white_view("8/2k5/8/8/8/8/2PP4/6K1 w - - 0 1")
     assert far > near
-    # the exposed king is worse off
-    castled = white_view("r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 0 1")
-    bare = white_view("r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP2PP/R1BQ1RK1 w - - 0 1")
-    assert castled > bare
+
+
+def tapered(pair, phase, scale):
+    """A term's share of the score, tapered as the evaluation tapers the total."""
+    mg, eg = pair
+    return (mg * phase + eg * scale / 128 * (24 - phase)) / 24
+
+
+def test_an_exposed_king_is_worse_off_by_king_safety_alone():
+    """The same material, pawns and pieces; only the white king stands on e2
+    in front of its pieces instead of castled on g1 (the old test compared
+    positions that also differed by a pawn). Every term but king safety, the
+    king's square table and mobility (e2 is a square the pieces lose) is
+    equal, and king safety alone outweighs the other two together."""
+    castled = Position("r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 0 1")
+    exposed = Position("r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPPKPPP/R1BQ1R2 w - - 0 1")
+    a, b = eval_terms(castled), eval_terms(exposed)
+    differing = {t for t, v in a.items() if isinstance(v, tuple) and v != b[t]} - {"total"}
+    assert differing <= {"king_safety", "psqt", "mobility"}
+    assert a["phase"] == b["phase"] and a["scale"] == b["scale"]
+    phase, scale = a["phase"], a["scale"]
+    safety = tapered(a["king_safety"], phase, scale) - tapered(b["king_safety"], phase, scale)
+    rest = sum(tapered(a[t], phase, scale) - tapered(b[t], phase, scale) for t in differing - {"king_safety"})
+    assert safety > 30 and safety > abs(rest)
+    assert a["score"] > b["score"]
 
 
 def test_weights_round_trip_and_bad_input(restore_weights):

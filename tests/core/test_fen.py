@@ -38,6 +38,8 @@ INVALID = [
     ("4k3/8/8/8/8/8/8/R3K3 w q - 0 1", "no black rook"),
     ("4k3/8/8/8/8/8/8/R3K3 w KK - 0 1", "repeats"),
     ("4k3/8/8/8/8/8/8/R3K3 w X - 0 1", "invalid character"),
+    # white's rights first: found by the 100,000-line fuzz (python-chess refuses it)
+    ("r3k2r/8/8/8/8/8/8/R3K2R w KkQ - 0 1", "white's rights must come before"),
     ("4k3/8/8/8/8/8/4K3/R7 w Q - 0 1", "not on its back rank"),
     ("4k3/8/8/8/8/8/8/1R2K3 w Q - 0 1", "standard chess"),
     ("4k3/8/8/8/8/8/8/4K3 w - - -1 1", "halfmove clock"),

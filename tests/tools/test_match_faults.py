@@ -115,6 +115,16 @@ def test_engine_that_never_answers_loses_on_time(tmp_path, fake):
         assert "loses on time" in game.end().comment
 
 
+def test_engine_without_a_clock_that_hangs_loses_by_stall(tmp_path, fake):
+    # depth= gives no clock to lose on: before the stall timeout this match waited forever.
+    outcome, games = play(tmp_path, fake("legal", 0, "depth=1"), fake("hang", 1, "depth=1", "stall=0.5"))
+    assert outcome.stop_reason == "completed"
+    assert outcome.tally.wins == 2
+    for game in games:
+        assert game.headers["Termination"] == "abandoned"
+        assert "stalls: no move within 0.5 s" in game.end().comment
+
+
 def test_sprt_stops_the_match_early(tmp_path, fake):
     outcome, games = play(tmp_path, fake("legal", 0, "depth=1"), fake("illegal", 0, "depth=1"),
                           games=200, concurrency=2, sprt=Sprt(0, 50))

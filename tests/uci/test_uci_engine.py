@@ -46,6 +46,8 @@ def raw():
 # -- python-chess ----------------------------------------------------------------
 
 def test_handshake_and_every_option_through_python_chess(uci):
+    """python-chess can declare and send every option (what each one does is
+    tested one by one in test_uci_option_effects.py)."""
     assert uci.id["name"].startswith("Vireo")
     assert set(uci.options) == ALL_OPTIONS
     # python-chess manages MultiPV, Ponder and UCI_Chess960 itself (tested below).

@@ -192,6 +192,60 @@ def test_isready_is_answered_during_a_search(uci):
     uci.expect("bestmove")
 
 
+class SlowMachineSearch(FakeSearch):
+    """A search on a machine that is far too busy: every timed search ends
+    100 ms after its limits say (a stop noticed late, a thread waiting for a
+    core), more than Move Overhead (20) and the fixed reserve (50) together.
+    A 1 ms answer has no stop to miss and comes back at once."""
+    OVERSHOOT_S = 0.1
+
+    def go(self, position, limits, on_info=None):
+        result = super().go(position, limits, on_info)
+        if limits.get("hard_ms", 0) > 1:
+            time.sleep(self.OVERSHOOT_S)
+        return result
+
+
+def test_short_searches_run_on_the_main_thread_alone(uci):
+    uci.send("setoption name Threads value 4")
+    uci.send("position startpos")
+    uci.send("go wtime 100000 btime 100000")
+    uci.expect("bestmove")
+    assert "threads" not in uci.search.calls[-1]
+    uci.send("go wtime 300 btime 300")
+    uci.expect("bestmove")
+    assert uci.search.calls[-1]["hard_ms"] < 50 and uci.search.calls[-1]["threads"] == 1
+
+
+def test_slow_machine_keeps_its_flag_at_one_second_plus_ten_ms():
+    """60 moves at 1+0.01, the clock charged as a match runner does (wall
+    time from go to bestmove): the measured lag keeps the flag up."""
+    uci = Harness(SlowMachineSearch())
+    try:
+        clock, inc, moves, lowest = 1000, 10, [], 1000
+        board = chess.Board()
+        for number in range(60):
+            if board.is_game_over():
+                board, moves = chess.Board(), []
+                uci.send("ucinewgame")
+            uci.send("position startpos moves " + " ".join(moves))
+            started = time.monotonic()
+            uci.send(f"go wtime {clock} btime {clock} winc {inc} binc {inc}")
+            move = uci.expect("bestmove", timeout=5).split()[1]
+            clock -= int((time.monotonic() - started) * 1000)
+            assert clock > 0, f"lost on time at move {number + 1}"
+            lowest = min(lowest, clock)
+            clock += inc
+            moves.append(move)
+            board.push_uci(move)
+        assert uci.engine.lag.worst >= 90          # the overshoot was seen
+        assert len(uci.search.calls) == 60
+        # it did think on some moves, not only answer in 1 ms
+        assert sum(call["hard_ms"] > 1 for call in uci.search.calls) >= 5
+    finally:
+        uci.send("quit")
+
+
 def test_quit_during_a_search_is_prompt(uci):
     uci.send("position startpos")
     uci.send("go infinite")
@@ -209,9 +263,12 @@ def test_clock_gives_soft_and_hard_limits_below_the_remaining_time(uci):
     uci.send("go wtime 300 btime 9000 movestogo 1")
     uci.expect("bestmove")
     assert uci.search.calls[-1]["hard_ms"] < 300 - 20
+    # the fake search's own overshoot is measured lag, kept back like Move Overhead
+    lag = uci.engine.lag.reserve_ms()
     uci.send("go movetime 100")
     uci.expect("bestmove")
-    assert uci.search.calls[-1]["soft_ms"] == uci.search.calls[-1]["hard_ms"] == 80
+    budget = 100 - min(20 + lag, 50)
+    assert budget - 5 <= uci.search.calls[-1]["soft_ms"] == uci.search.calls[-1]["hard_ms"] <= budget
 
 
 class DeafSearch(FakeSearch):
@@ -391,6 +448,42 @@ def test_syzygy_root_restricts_the_moves_and_reports_the_tablebase_score(uci):
     assert 0 < len(searched) < len(list(chess.Board(KQK).legal_moves))
     assert f"searching {len(searched)} of" in message
     assert int(info.split("tbhits ")[1].split()[0]) > 0
+
+
+class SlotSpy:
+    """Stands in for the book or tablebase slot: records whether each get()
+    (which closes the old resource) came while a search was running."""
+
+    def __init__(self, harness):
+        self.harness = harness
+        self.calls = []
+
+    def get(self, *args):
+        self.calls.append((args, self.harness.engine.runner.busy()))
+        return None
+
+
+def test_book_and_tables_are_not_swapped_under_a_running_search(uci):
+    """setoption SyzygyPath / BookFile during a search used to close the files
+    the search was probing (the 100,000-line fuzz: `search failed: OSError:
+    Bad file descriptor`); the change waits until the search is over."""
+    books, tables = SlotSpy(uci), SlotSpy(uci)
+    uci.engine.books, uci.engine.tablebases = books, tables
+    uci.send("position startpos")
+    uci.send("go infinite")
+    uci.search.searching.wait(2)
+    uci.send("setoption name SyzygyPath value /some/where")
+    uci.send("setoption name OwnBook value true")
+    uci.send("setoption name BookFile value /some/book.bin")
+    uci.send("isready")
+    uci.expect("readyok")
+    assert books.calls == tables.calls == []          # nothing touched under the search
+    uci.send("stop")
+    uci.expect("bestmove")
+    uci.send("isready")
+    uci.expect("readyok")
+    assert tables.calls == [(("/some/where",), False)]
+    assert books.calls == [(("/some/book.bin", 20), False)]
 
 
 # -- extras -------------------------------------------------------------------

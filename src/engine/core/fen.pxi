@@ -51,6 +51,10 @@ cdef int parse_castling(Pos *pos, str field, bint chess960) except -1:
         return 0
     if len(set(field)) != len(field):
         raise ValueError(f"castling field {field!r} repeats a letter")
+    # FEN writes white's rights first (KQkq, HAha); "KkQ" is malformed, and
+    # python-chess, which most GUIs' FENs pass through, refuses it too.
+    if any(a.islower() and b.isupper() for a, b in zip(field, field[1:])):
+        raise ValueError(f"castling field {field!r}: white's rights must come before black's")
     for ch in field:
         if ch not in "KQkqABCDEFGHabcdefgh":
             raise ValueError(f"castling field {field!r} has an invalid character {ch!r}")

@@ -22,11 +22,19 @@ cdef extern from *:
     static inline void atomic_set_int(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
     static inline int64_t atomic_get_i64(int64_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
     static inline void atomic_set_i64(int64_t *p, int64_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+    /* A thread's own counter (nodes, tbhits), summed by the main thread while
+       it runs: relaxed atomic load and store, plain moves on x86, no locked
+       add, since only the owner writes it (Stockfish's per-thread nodes). */
+    static inline void counter_inc(uint64_t *p) {
+        __atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED); }
+    static inline uint64_t counter_get(uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     """
     int atomic_get_int(int *p) noexcept nogil
     void atomic_set_int(int *p, int v) noexcept nogil
     int64_t atomic_get_i64(int64_t *p) noexcept nogil
     void atomic_set_i64(int64_t *p, int64_t v) noexcept nogil
+    void counter_inc(u64 *p) noexcept nogil
+    u64 counter_get(u64 *p) noexcept nogil
 
 # ---------------------------------------------------------------- scores
 # Scores are centipawns from the side to move. Mate scores count plies:
@@ -165,6 +173,7 @@ cdef struct SearchThread:
     SearchShared *sh
     Histories hist
     NnueStack nnue          # this thread's accumulators (memory only once NNUE is used)
+    PawnEntry pawns[1 << PAWN_TABLE_BITS]   # this thread's own pawn cache (pawns.pxi)
 
 # ---------------------------------------------------------------- helpers
 
@@ -248,14 +257,14 @@ cdef inline u64 total_nodes(SearchShared *sh) noexcept nogil:
     cdef u64 n = 0
     cdef int i
     for i in range(sh.nthreads):
-        n += (<SearchThread *>sh.threads[i]).nodes
+        n += counter_get(&(<SearchThread *>sh.threads[i]).nodes)
     return n
 
 cdef inline u64 total_tbhits(SearchShared *sh) noexcept nogil:
     cdef u64 n = 0
     cdef int i
     for i in range(sh.nthreads):
-        n += (<SearchThread *>sh.threads[i]).tbhits
+        n += counter_get(&(<SearchThread *>sh.threads[i]).tbhits)
     return n
 
 cdef inline bint aborted(SearchThread *t) noexcept nogil:
@@ -362,7 +371,7 @@ cdef int search(SearchThread *t, SStack *ss, int alpha, int beta, int depth, bin
         if is_draw(pos, ply):
             return VALUE_DRAW
         if ply >= MAX_PLY - 2:
-            return clamp_eval(eval_for_search(pos)) if not in_check else VALUE_DRAW
+            return clamp_eval(eval_for_search(pos, t.pawns)) if not in_check else VALUE_DRAW
         # Step 4. Mate distance pruning: no line can beat a shorter mate.
         if alpha < mated_in(ply):
             alpha = mated_in(ply)
@@ -405,7 +414,7 @@ cdef int search(SearchThread *t, SStack *ss, int alpha, int beta, int depth, bin
             and (bb_count(pos.by_type[0]) < sh.tb_probe_limit or depth >= sh.tb_probe_depth)):
         wdl = probe_tablebase(t)
         if wdl != TB_NO_RESULT:
-            t.tbhits += 1
+            counter_inc(&t.tbhits)
             value = tb_score(wdl, ply)
             bound = BOUND_LOWER if wdl >= 2 else (BOUND_UPPER if wdl <= -2 else BOUND_EXACT)
             if bound == BOUND_EXACT or (bound == BOUND_LOWER and value >= beta) \
@@ -430,7 +439,7 @@ cdef int search(SearchThread *t, SStack *ss, int alpha, int beta, int depth, bin
         if tt_hit and tte.eval != VALUE_NONE:
             ss.static_eval = eval = tte.eval
         else:
-            ss.static_eval = eval = clamp_eval(eval_for_search(pos))
+            ss.static_eval = eval = clamp_eval(eval_for_search(pos, t.pawns))
             if not tt_hit:
                 tt_store(&sh.tt, key, DEPTH_EVAL_ONLY, VALUE_NONE, eval, MOVE_NONE, BOUND_NONE, ss.tt_pv)
         if tt_score != VALUE_NONE and (tte.bound & (BOUND_LOWER if tt_score > eval else BOUND_UPPER)):
@@ -499,7 +508,7 @@ cdef int search(SearchThread *t, SStack *ss, int alpha, int beta, int depth, bin
                 prefetch_child(t, pos, m)
                 set_stack_move(t, ss, pos, m)
                 do_move(pos, m)
-                t.nodes += 1
+                counter_inc(&t.nodes)
                 value = -qsearch(t, ss + 1, -probcut_beta, -probcut_beta + 1)
                 if value >= probcut_beta:
                     value = -search(t, ss + 1, -probcut_beta, -probcut_beta + 1, depth - 4, not cut_node)
@@ -603,7 +612,7 @@ cdef int search(SearchThread *t, SStack *ss, int alpha, int beta, int depth, bin
 
         set_stack_move(t, ss, pos, m)
         do_move(pos, m)
-        t.nodes += 1
+        counter_inc(&t.nodes)
 
         # Step 16. Late move reductions, then principal variation search.
         if depth >= 2 and move_count > 1 + (1 if root else 0):
@@ -718,7 +727,7 @@ cdef int qsearch(SearchThread *t, SStack *ss, int alpha, int beta) noexcept nogi
     if is_draw(pos, ply):
         return VALUE_DRAW
     if ply >= MAX_PLY - 2:
-        return clamp_eval(eval_for_search(pos)) if not in_check else VALUE_DRAW
+        return clamp_eval(eval_for_search(pos, t.pawns)) if not in_check else VALUE_DRAW
 
     # Step 2. Transposition table.
     key = pos.st[pos.sp].key
@@ -742,7 +751,7 @@ cdef int qsearch(SearchThread *t, SStack *ss, int alpha, int beta) noexcept nogi
         if tt_hit and tte.eval != VALUE_NONE:
             ss.static_eval = eval = tte.eval
         else:
-            ss.static_eval = eval = clamp_eval(eval_for_search(pos))
+            ss.static_eval = eval = clamp_eval(eval_for_search(pos, t.pawns))
         best_value = eval
         # The hash score refines the stand pat, but a mate score is the
         # value of a move, never of standing pat (it would also cut the PV).
@@ -788,7 +797,7 @@ cdef int qsearch(SearchThread *t, SStack *ss, int alpha, int beta) noexcept nogi
                 continue
         set_stack_move(t, ss, pos, m)
         do_move(pos, m)
-        t.nodes += 1
+        counter_inc(&t.nodes)
         value = -qsearch(t, ss + 1, -beta, -alpha)
         undo_move(pos, m)
         if aborted(t):

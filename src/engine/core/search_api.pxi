@@ -27,7 +27,7 @@ cdef enum:
     CURRMOVE_AFTER_MS = 3000    # currmove lines and bound lines after this long
 
 LIMIT_KEYS = ("depth", "nodes", "mate", "movetime", "soft_ms", "hard_ms", "infinite",
-              "searchmoves", "multipv")
+              "searchmoves", "multipv", "threads")
 
 # ---------------------------------------------------------------- C side
 
@@ -308,8 +308,12 @@ cdef class Search:
     # -- evaluation --------------------------------------------------------
 
     def evaluate(self, Position position not None):
-        """Static evaluation in centipawns, side to move's view."""
-        return evaluate(position.pos)
+        """Static evaluation in centipawns, side to move's view: through the
+        main thread's pawn table when no search runs (the table is that
+        thread's alone while it searches)."""
+        if self._searching:
+            return evaluate(position.pos, NULL)
+        return evaluate(position.pos, self.thread_data[0].pawns)
 
     def eval_terms(self, Position position not None):
         """The evaluation's terms (for the `eval` command): the evaluation's
@@ -318,7 +322,7 @@ cdef class Search:
         # at run time so that this file compiles whatever the evaluation offers.
         breakdown = globals().get("eval_terms")
         terms = dict(breakdown(position)) if callable(breakdown) else {}
-        terms.setdefault("total", evaluate(position.pos))
+        terms.setdefault("total", evaluate(position.pos, NULL))
         return terms
 
     # -- searching ---------------------------------------------------------
@@ -438,8 +442,13 @@ cdef class Search:
         finally:
             free(moves)
 
+        # "threads": at most that many of the threads search this time (a
+        # search of a few ms gains nothing from helpers, and on a loaded
+        # machine waiting for them to stop costs time); the others stay idle.
+        sh.nthreads = min(self.nthreads, lim["threads"])
         with nogil:
             run_search(sh)
+        sh.nthreads = self.nthreads
         main = self.thread_data[0]
         self._emit_final(main)
         best_move = main.root[0].move
@@ -461,7 +470,7 @@ cdef class Search:
                              f"known: {', '.join(LIMIT_KEYS)}")
         out = {}
         for key, low in (("depth", 1), ("nodes", 1), ("mate", 1), ("movetime", 0),
-                         ("soft_ms", 0), ("hard_ms", 0), ("multipv", 1)):
+                         ("soft_ms", 0), ("hard_ms", 0), ("multipv", 1), ("threads", 1)):
             value = limits.get(key)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < low):
                 raise ValueError(f"limit {key} must be an integer >= {low}, not {value!r}")
@@ -484,6 +493,7 @@ cdef class Search:
             "hard_ms": -1 if hard is None else hard,
             "infinite": bool(limits.get("infinite")) or not has_limit,
             "searchmoves": list(searchmoves) if searchmoves else [],
+            "threads": out["threads"] or MAX_THREADS,
         }
 
     # -- reports (called with the GIL from the main search thread) ---------
@@ -677,3 +687,12 @@ def _tt_torn_entry_check():
     finally:
         tt_free(&tt)
     return bool(first), bool(torn)
+
+def _tt_forge(Search search not None, u64 key, int move, int depth, int score):
+    """For tests: store an entry that passes the key check, with any 16-bit
+    move (garbage included) and an exact score, as a hash collision or a
+    torn-then-rewritten entry could leave it. Only while the search is idle."""
+    search._check_idle("_tt_forge")
+    if not 0 <= move <= 0xFFFF or not 0 <= depth <= 100 or not -30000 <= score <= 30000:
+        raise ValueError("move must be 16 bits, depth 0..100, score -30000..30000")
+    tt_store(&search.sh.tt, key, depth, score, 0, <Move>move, BOUND_EXACT, False)

@@ -20,10 +20,18 @@ import chess
 
 from ..syzygy.tables import effective_limits
 from . import strength
-from .clock import clamp_to_clock
+from .clock import plan_clock
+from .lag import LagMeter
 from .output import Output, format_info, uci_score
 from .parse import GoCommand
 from .runner import BestMove, SearchJob, SearchRunner
+
+
+# A search planned shorter than this runs on the main thread alone: helpers
+# add nothing in a few milliseconds, and on a loaded machine starting them and
+# waiting for them to stop made such moves cost 20-80 ms (benchmarks/long_run.py:
+# Threads 2-4 went below zero on the clock at 1+0.01, 2+0 and 40/1, Threads 1 barely).
+SOLO_BELOW_MS = 50
 
 
 @dataclass(frozen=True)
@@ -44,6 +52,7 @@ class GoSettings:
     syzygy_probe_depth: int = 1
     syzygy_probe_limit: int = 7
     syzygy_50: bool = True
+    debug: bool = False              # UCI `debug on`: the time plan and each thread's nodes
 
 
 @dataclass
@@ -67,7 +76,8 @@ class GameState:
 class GoTask:
     def __init__(self, *, search, game: GameState, go: GoCommand, settings: GoSettings,
                  out: Output, runner: SearchRunner, allocate, books, tablebases,
-                 rng: Optional[random.Random] = None):
+                 rng: Optional[random.Random] = None, lag: Optional[LagMeter] = None,
+                 received: Optional[float] = None):
         self.search = search
         self.game = game
         self.position = game.position
@@ -79,6 +89,11 @@ class GoTask:
         self.books = books
         self.tablebases = tablebases
         self.rng = rng or random.Random()
+        self.lag = lag or LagMeter()
+        self.received = time.monotonic() if received is None else received   # `go` was read
+        self.timed = (go.has_clock() or go.movetime is not None) and not go.ponder and not go.infinite
+        self.allowed_ms = 0.0       # search time within its limits (what lag does not include)
+        self.hard_ms: Optional[int] = None   # the hard limit planned for the search
         self.lines: Dict[int, dict] = {}           # last report per multipv line
         self.tb_score: Optional[Tuple[str, int]] = None
         self.tb_hits = 0
@@ -113,13 +128,39 @@ class GoTask:
             hard_ms = limits["hard_ms"]
         if hard_ms is not None:
             self.runner.arm_watchdog(job, hard_ms)
+        self.hard_ms = hard_ms
+        if self.settings.debug and "soft_ms" in limits:
+            self.out.info_string(f"time: soft {limits['soft_ms']} ms, hard {limits['hard_ms']} ms, "
+                                 f"lag reserve {self.lag.reserve_ms(self.go.movestogo, self._own_inc() or 0, self.game_ply())} ms")
 
+        started = time.monotonic()
         best, ponder = self.search.go(self.position, limits, self._on_info)
+        used_ms = (time.monotonic() - started) * 1000
+        self.allowed_ms = used_ms if hard_ms is None else min(used_ms, hard_ms)
+        per_thread = getattr(self.search, "thread_nodes", None)
+        if self.settings.debug and per_thread is not None:
+            self.out.info_string("thread nodes: " + " ".join(str(n) for n in per_thread))
         if plan is not None and best is not None:
             chosen = strength.choose_line(self.lines, plan, self.rng)
             if chosen is not None and self.position.is_legal(chosen[0]):
                 best, ponder = chosen
         return best, ponder
+
+    def answered(self) -> None:
+        """bestmove goes out now: what this move cost beyond its search time is lag."""
+        if not self.timed:
+            return
+        go = self.go
+        white = bool(self.position.turn)
+        self.lag.answered(self.game_ply(), go.wtime if white else go.btime, go.winc if white else go.binc,
+                          (time.monotonic() - self.received) * 1000, self.allowed_ms, self.hard_ms)
+
+    def _own_inc(self) -> Optional[int]:
+        return self.go.winc if self.position.turn else self.go.binc
+
+    def game_ply(self) -> int:
+        """Plies since the game began (the FEN's move number counts, not just the moves sent)."""
+        return 2 * (self.position.fullmove_number - 1) + (0 if self.position.turn else 1)
 
     def emergency_move(self) -> BestMove:
         """A legal move when the search itself failed (reported as an error)."""
@@ -128,20 +169,20 @@ class GoTask:
 
     # -- limits ----------------------------------------------------------
 
-    def clock_limits(self) -> Optional[Tuple[int, int]]:
-        """(soft_ms, hard_ms) from the go's clock and movetime; None without either."""
+    def clock_limits(self, spent_ms: int = 0) -> Optional[Tuple[int, int]]:
+        """(soft_ms, hard_ms) from the go's clock and movetime, counted from
+        now, spent_ms after the go was read; None without either."""
         go, s = self.go, self.settings
         found = None
         if go.has_clock():
-            # Plies since the game began (the FEN's move number counts, not just the moves sent).
-            game_ply = 2 * (self.position.fullmove_number - 1) + (0 if self.position.turn else 1)
-            soft, hard = self.allocate(go.wtime, go.btime, go.winc, go.binc, go.movestogo,
-                                       self.position.turn, s.move_overhead, game_ply)
-            found = clamp_to_clock(int(soft), int(hard), go.wtime if self.position.turn else go.btime,
-                                   s.move_overhead)
+            # this move's lag, and the floor of the moves still to come on this clock
+            lag = self.lag.reserve_ms(go.movestogo, self._own_inc() or 0, self.game_ply())
+            found = plan_clock(go.wtime, go.btime, go.winc, go.binc, go.movestogo, bool(self.position.turn),
+                               s.move_overhead, self.game_ply(), lag, spent_ms, self.allocate)
         if go.movetime is not None:
-            # movetime is what the GUI allows: keep the overhead back, as with a clock
-            budget = max(1, go.movetime - min(s.move_overhead, go.movetime // 2))
+            # movetime is what the GUI allows: keep the overhead (and this move's lag) back
+            lag = self.lag.reserve_ms()
+            budget = max(1, go.movetime - min(s.move_overhead + lag, go.movetime // 2) - spent_ms)
             found = (budget, budget) if found is None else (min(found[0], budget), min(found[1], budget))
         return found
 
@@ -158,10 +199,12 @@ class GoTask:
             if not any(k in limits for k in ("depth", "nodes", "mate")):
                 limits["infinite"] = True  # ends only on stop (or on ponderhit's new limits)
         else:
-            clock = self.clock_limits()
+            clock = self.clock_limits(int((time.monotonic() - self.received) * 1000))
             if clock is not None:
                 limits["soft_ms"], limits["hard_ms"] = clock
                 hard_ms = clock[1]
+                if hard_ms < SOLO_BELOW_MS:
+                    limits["threads"] = 1
         if plan is not None:
             limits["nodes"] = min(limits.get("nodes", plan.nodes), plan.nodes)
             limits["multipv"] = max(limits["multipv"], plan.multipv)
@@ -189,7 +232,10 @@ class GoTask:
     # -- book ------------------------------------------------------------
 
     def _book_allowed(self) -> bool:
-        return self.settings.own_book and book_answers(self.go, self.settings)
+        # Past BookDepth no book move can come: skip rebuilding the game's
+        # board for the look-up (milliseconds a move on a loaded machine).
+        return (self.settings.own_book and book_answers(self.go, self.settings)
+                and self.game_ply() < self.settings.book_depth)
 
     def _book_move(self) -> Optional[BestMove]:
         s = self.settings

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import random
 import sys
+import time
 import traceback
 from typing import BinaryIO, Callable, Dict, Optional
 
@@ -25,6 +26,7 @@ from ..book.probe import DEFAULT_BOOK_PATH
 from . import strength
 from .commands import ExtraCommands
 from .go import GameState, GoSettings, GoTask
+from .lag import LagMeter
 from .options import OptionError, build_option_table, parse_setoption
 from .output import Output
 from .parse import GoCommand, UciSyntaxError, parse_go, parse_position
@@ -85,6 +87,7 @@ class UciEngine:
         self.game = GameState(core.Position(), None, [])
         self.position_given = False
         self.runner = SearchRunner(out, self._stop_core, self._set_core_limits)
+        self.lag = LagMeter()          # this machine's measured lag, kept back on the clock
         self.books = BookSlot(self.say)
         self.tablebases = TablebaseSlot(self.say)
         self.network = NetworkSlot(self.say, core, self.search)
@@ -175,6 +178,7 @@ class UciEngine:
             self.say("ucinewgame during a search: the hash is cleared when it ends")
         self.pending["clear"] = True
         self._apply_pending()
+        self.lag.clear()
 
     def cmd_position(self, args, line):
         try:
@@ -215,6 +219,7 @@ class UciEngine:
             return True
 
     def cmd_go(self, args, line):
+        received = time.monotonic()
         go = parse_go(args)
         for warning in go.warnings:
             self.say(warning)
@@ -228,17 +233,22 @@ class UciEngine:
         if go.perft is not None:
             self.extras.start_perft(go.perft)
             return
-        self._start_search(go)
+        self._start_search(go, received)
 
-    def _start_search(self, go: GoCommand) -> None:
+    def _start_search(self, go: GoCommand, received: Optional[float] = None) -> None:
         task = GoTask(search=self.search, game=self.game, go=go, settings=self.settings(),
                       out=self.out, runner=self.runner, allocate=allocate,
-                      books=self.books, tablebases=self.tablebases, rng=self.rng)
+                      books=self.books, tablebases=self.tablebases, rng=self.rng,
+                      lag=self.lag, received=received)
         job = SearchJob(go)
         job.task = task
+        job.on_answered = task.answered
+        if task.timed and go.has_clock():
+            self.lag.new_go(task.game_ply(), go.wtime if self.game.position.turn else go.btime)
         if self.debug:
             given = {k: v for k, v in vars(go).items() if v not in (None, False, [])}
-            self.say(f"go {given} (time from engine.uci.timeman)")
+            self.say(f"go {given} (time from engine.uci.timeman, lag reserve "
+                     f"{self.lag.reserve_ms()} ms, worst lag {self.lag.worst:.0f} ms)")
         self.runner.start(job, task, task.emergency_move)
 
     def cmd_ponderhit(self, args, line):
@@ -254,7 +264,8 @@ class UciEngine:
             chess960=o["UCI_Chess960"], limit_strength=o["UCI_LimitStrength"], elo=o["UCI_Elo"],
             analyse_mode=o["UCI_AnalyseMode"], own_book=o["OwnBook"], book_file=o["BookFile"], book_depth=o["BookDepth"],
             book_mode=o["BookMode"], syzygy_path=o["SyzygyPath"],
-            syzygy_probe_depth=o["SyzygyProbeDepth"], syzygy_probe_limit=o["SyzygyProbeLimit"], syzygy_50=o["Syzygy50MoveRule"])
+            syzygy_probe_depth=o["SyzygyProbeDepth"], syzygy_probe_limit=o["SyzygyProbeLimit"], syzygy_50=o["Syzygy50MoveRule"],
+            debug=self.debug)
 
     # -- options ---------------------------------------------------------
 
@@ -273,10 +284,10 @@ class UciEngine:
             self.pending["clear"] = True
         elif key == "UCI_Chess960":
             self.game.position.chess960 = new
-        elif key in ("OwnBook", "BookFile", "BookDepth") and self.options["OwnBook"]:
-            self.books.get(self.options["BookFile"], self.options["BookDepth"])
-        elif key == "SyzygyPath":
-            self.tablebases.get(new)
+        elif key in ("OwnBook", "BookFile", "BookDepth", "SyzygyPath"):
+            # Opening a new book or tables closes the old ones, which a running
+            # search may be reading (the fuzzer found EBADF in a search): wait.
+            self.pending["resources"] = True
         elif key in ("EvalFile", "Use NNUE"):
             self.pending["network"] = True
         if self.runner.busy() and key in ("Hash", "Threads", "Clear Hash", "EvalFile", "Use NNUE"):
@@ -284,7 +295,8 @@ class UciEngine:
         self._apply_pending()
 
     def _apply_pending(self) -> None:
-        """Hash size, threads and clearing touch the search's tables: only while it is idle."""
+        """Hash size, threads, clearing, the book and the Syzygy tables touch what
+        the search reads: only while it is idle."""
         if self.runner.busy() or not self.pending:
             return
         pending, self.pending = self.pending, {}
@@ -306,6 +318,10 @@ class UciEngine:
                 self.options["EvalFile"], self.options["Use NNUE"])
             loaded = self.network.loaded_option   # a file that failed is not kept as the value
             self.options.find("EvalFile").value = loaded if loaded is not None else ""
+        if pending.get("resources"):
+            if self.options["OwnBook"]:
+                self.books.get(self.options["BookFile"], self.options["BookDepth"])
+            self.tablebases.get(self.options["SyzygyPath"])
 
     def _set_hash(self, old: int, new: int) -> None:
         limit = _memory_limit_mb()

@@ -41,6 +41,7 @@ class SearchJob:
         self.pending_limits: Optional[Tuple[int, int, float]] = None  # ponderhit before start
         self.watchdog: Optional[threading.Timer] = None
         self.task = None   # what runs (uci_go.GoTask for a search): ponderhit asks it for the clock
+        self.on_answered: Optional[Callable[[], None]] = None   # as bestmove goes out (lag meter)
 
 
 class SearchRunner:
@@ -77,6 +78,9 @@ class SearchRunner:
                     if job.hold:
                         job.released.wait()
                     best, ponder = result if result else (None, None)
+                    # Before the line goes out: the next `go` may follow at once.
+                    if job.on_answered is not None:
+                        _safe_call(job.on_answered)
                     job.answered.set()
                     self.out.send(format_bestmove(best, ponder))
             finally:
@@ -157,3 +161,10 @@ def _safe(emergency: Callable[[], BestMove]) -> BestMove:
         return emergency()
     except Exception:
         return None, None
+
+
+def _safe_call(callback: Callable[[], None]) -> None:
+    try:
+        callback()
+    except Exception:  # bookkeeping after bestmove must never end the worker
+        pass

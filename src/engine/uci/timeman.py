@@ -35,6 +35,11 @@ MTG_RESERVE = 2              # with movestogo: plan for this many moves more
 MTG_HARD_SHARES = 1.5        # with movestogo: hard <= this many equal shares of usable
 
 
+def moves_left(ply: int) -> int:
+    """Moves assumed to remain without movestogo: fewer as the game goes on."""
+    return max(MOVES_LEFT_MIN, MOVES_LEFT_MAX - max(0, ply) // 4)
+
+
 def _non_negative(name: str, value) -> int:
     if value is None:
         return 0
@@ -65,17 +70,16 @@ def allocate(wtime: Optional[int], btime: Optional[int], winc: Optional[int], bi
         soft = usable * SOFT_SHARE_LAST
         hard = usable * HARD_SHARE_LAST
     else:
-        # Fewer moves are assumed to remain as the game goes on.
-        moves_left = max(MOVES_LEFT_MIN, MOVES_LEFT_MAX - ply // 4)
+        left = moves_left(ply)
         hard_cap = HARD_SHARE * usable
         if mtg:
             # A reserve of MTG_RESERVE moves; and even a hard-limit move
             # every time leaves a share for each move still to come.
-            moves_left = min(moves_left, mtg + MTG_RESERVE)
+            left = min(left, mtg + MTG_RESERVE)
             hard_cap = min(hard_cap, MTG_HARD_SHARES * usable / (mtg + 1))
         # The increment is spent only out of what is on the clock already.
         inc_part = min(INC_SHARE * inc, 0.5 * usable)
-        soft = usable / moves_left + inc_part
+        soft = usable / left + inc_part
         hard = min(HARD_PER_SOFT * soft, hard_cap)
         soft = min(soft, hard)
     soft_ms = max(1, int(soft))

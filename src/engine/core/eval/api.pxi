@@ -1,14 +1,14 @@
 # The evaluation's Python face: the `eval` command's breakdown, the weights
 # for the tuner, feature traces, and a speed probe. Cold code.
 
-from libc.stdlib cimport malloc, free, realloc
+from libc.stdlib cimport malloc, calloc, free, realloc
 from libc.string cimport memset, memcpy
 from time import perf_counter as _perf_counter
 
 
 cdef int trace_position(const Pos *pos, int32_t *counts, int *phase, int *scale) noexcept nogil:
     memset(counts, 0, N_WEIGHTS * sizeof(int32_t))
-    return eval_trace(pos, counts, phase, scale)
+    return eval_trace(pos, NULL, counts, phase, scale)
 
 
 cdef dict eval_terms_of(const Pos *pos):
@@ -51,7 +51,7 @@ def eval_terms(Position p):
 
 def static_eval(Position p):
     """evaluate(): centipawns from the side to move's point of view."""
-    return evaluate(p.pos)
+    return evaluate(p.pos, NULL)
 
 
 def eval_features(Position p):
@@ -175,26 +175,28 @@ def eval_benchmark(fens, int repeat=10, bint pawn_table=True):
     # (everything up to st[0] included) instead of whole Pos structs.
     cdef size_t head = <size_t>(<char *>&pos.st[1] - <char *>pos)
     cdef char *block = <char *>malloc(n * head + 1)
+    # this call's own pawn table, as a search thread has one
+    cdef PawnEntry *pawns = <PawnEntry *>calloc(1 << PAWN_TABLE_BITS, sizeof(PawnEntry))
     cdef long long sink = 0
     global USE_PAWN_TABLE
     was_on = USE_PAWN_TABLE
     try:
-        if pos == NULL or block == NULL:
+        if pos == NULL or block == NULL or pawns == NULL:
             raise MemoryError()
         clear_position(pos)
         for i, fen in enumerate(fens):
             set_fen(pos, fen, False)
             memcpy(block + i * head, pos, head)
-        clear_pawn_table()
         USE_PAWN_TABLE = pawn_table
         t0 = _perf_counter()
         with nogil:
             for r in range(repeat):
                 for i in range(n):
-                    sink += evaluate(<Pos *>(block + i * head))
+                    sink += evaluate(<Pos *>(block + i * head), pawns)
         seconds = _perf_counter() - t0
     finally:
         USE_PAWN_TABLE = was_on
+        free(pawns)
         free(block)
         free(pos)
     return n * repeat, seconds
@@ -205,4 +207,3 @@ def set_pawn_table_enabled(bint enabled):
     default). Not for use while a search runs."""
     global USE_PAWN_TABLE
     USE_PAWN_TABLE = enabled
-    clear_pawn_table()

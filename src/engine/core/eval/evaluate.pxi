@@ -102,7 +102,7 @@ cdef void init_eval() noexcept nogil:
                 if pt != KING:
                     PSQ_MG[pc][sq] += sign * W_MG[W_MATERIAL + pt - 1]
                     PSQ_EG[pc][sq] += sign * W_EG[W_MATERIAL + pt - 1]
-    clear_pawn_table()
+    invalidate_pawn_tables()
 
 
 cdef void psq_terms(const Pos *pos, EvalInfo *ei) noexcept nogil:
@@ -281,8 +281,10 @@ cdef int scale_factor(const Pos *pos, const EvalInfo *ei, int eg) noexcept nogil
     return min(SCALE_NORMAL, 72 + 14 * s_pawns)
 
 
-cdef inline int eval_trace(const Pos *pos, int32_t *trace, int *phase_out, int *scale_out) noexcept nogil:
-    """The evaluation, white's view. trace: NULL in play; else N_WEIGHTS
+cdef inline int eval_trace(const Pos *pos, PawnEntry *pawns, int32_t *trace, int *phase_out,
+                           int *scale_out) noexcept nogil:
+    """The evaluation, white's view. pawns: the calling thread's pawn table,
+    or NULL. trace: NULL in play; else N_WEIGHTS
     counters that receive every feature count (white minus black). The
     result equals (mg * phase + eg * scale / 128 * (24 - phase)) / 24 over the
     traced counts, and 0 when the scale is 0."""
@@ -295,7 +297,7 @@ cdef inline int eval_trace(const Pos *pos, int32_t *trace, int *phase_out, int *
     else:
         ei.mg[WHITE] = pos.psq[0]
         ei.eg[WHITE] = pos.psq[1]
-    pawn_terms(pos, &ei)
+    pawn_terms(pos, &ei, pawns)
     init_attacks(pos, &ei)
     for c in range(2):
         # written out so that each call is compiled for its piece type
@@ -323,9 +325,11 @@ cdef inline int eval_trace(const Pos *pos, int32_t *trace, int *phase_out, int *
     return (mg * phase + (eg * scale // SCALE_NORMAL) * (24 - phase)) // 24
 
 
-cdef int evaluate(Pos *pos) noexcept nogil:
-    """Static evaluation in centipawns from the side to move's point of view."""
-    cdef int v = eval_trace(pos, NULL, NULL, NULL)
+cdef int evaluate(Pos *pos, PawnEntry *pawns) noexcept nogil:
+    """Static evaluation in centipawns from the side to move's point of view.
+    pawns: the calling thread's own pawn table (never one another thread
+    uses), or NULL to compute the pawn terms afresh."""
+    cdef int v = eval_trace(pos, pawns, NULL, NULL, NULL)
     return v if pos.side == WHITE else -v
 
 

@@ -2,26 +2,36 @@
 # and the kings stand, so they are cached in a pawn hash table keyed by
 # st.pawn_key (Zobrist of pawns and kings).
 #
-# The table is shared by all search threads without locks: an entry stores its
-# key xor-ed with its data (Hyatt's lockless hashing), so an entry torn by two
-# threads writing at once fails the check and is recomputed, never misread.
+# Each search thread owns its pawn table (SearchThread.pawns), as Stockfish's
+# and Ethereal's per-thread pawn caches: one table shared by all threads was a
+# data race (ThreadSanitizer, tests/sanitize/run.sh), and a race is undefined
+# behaviour in C even where a check catches torn entries. Callers outside the
+# search pass NULL and compute the terms afresh.
+#
+# An entry's check is its key xor-ed with its data and with PAWN_SALT, which
+# changes whenever the weights do: entries scored with old weights then fail
+# the check in every thread's table without anyone having to clear them.
 
 cdef enum:
-    PAWN_TABLE_BITS = 14                 # 16384 entries of 32 bytes = 512 KB
+    PAWN_TABLE_BITS = 14                 # 16384 entries of 32 bytes = 512 KB a thread
 
 cdef struct PawnEntry:
-    u64 check            # pawn key ^ passed[0] ^ passed[1] ^ packed score
+    u64 check            # pawn key ^ passed[0] ^ passed[1] ^ packed score ^ salt
     u64 passed[2]        # passed pawns of each colour
     int32_t mg           # pawn-structure score, white's view
     int32_t eg
 
-cdef PawnEntry PAWN_TABLE[1 << PAWN_TABLE_BITS]
+# Changed only by init_eval (new weights), which must not run during a search.
+cdef u64 PAWN_SALT = 0
 
 cdef inline u64 pawn_entry_check(u64 key, u64 p0, u64 p1, int32_t mg, int32_t eg) noexcept nogil:
-    return key ^ p0 ^ p1 ^ ((<u64><uint32_t>mg) << 32) ^ <u64><uint32_t>eg
+    return key ^ p0 ^ p1 ^ ((<u64><uint32_t>mg) << 32) ^ <u64><uint32_t>eg ^ PAWN_SALT
 
-cdef void clear_pawn_table() noexcept nogil:
-    memset(PAWN_TABLE, 0, sizeof(PAWN_TABLE))
+cdef void invalidate_pawn_tables() noexcept nogil:
+    """New weights: no cached entry may be used again (a new salt; any value
+    other than the old one will do, and the tables need not be touched)."""
+    global PAWN_SALT
+    PAWN_SALT = PAWN_SALT * 6364136223846793005ULL + 1442695040888963407ULL
 
 
 cdef inline int relative_rank(int c, int sq) noexcept nogil:
@@ -94,14 +104,15 @@ cdef void king_shelter(const Pos *pos, EvalInfo *ei) noexcept nogil:
             add_term(ei, c, W_STORM + 8 * d + r_them, 1)
 
 
-cdef inline void pawn_terms(const Pos *pos, EvalInfo *ei) noexcept nogil:
-    """Add the pawn-and-king terms to ei and set ei.passed, through the pawn table
-    unless a trace is being recorded."""
+cdef inline void pawn_terms(const Pos *pos, EvalInfo *ei, PawnEntry *table) noexcept nogil:
+    """Add the pawn-and-king terms to ei and set ei.passed, through the calling
+    thread's pawn table (NULL: none) unless a trace is being recorded."""
     cdef EvalInfo local
     cdef u64 key = pos.st[pos.sp].pawn_key
-    cdef PawnEntry *e = &PAWN_TABLE[key & ((1 << PAWN_TABLE_BITS) - 1)]
+    cdef PawnEntry *e = NULL
     cdef int32_t mg, eg
-    if ei.trace == NULL and USE_PAWN_TABLE:
+    if table != NULL and ei.trace == NULL and USE_PAWN_TABLE:
+        e = &table[key & ((1 << PAWN_TABLE_BITS) - 1)]
         if e.check == pawn_entry_check(key, e.passed[0], e.passed[1], e.mg, e.eg):
             ei.passed[0] = e.passed[0]
             ei.passed[1] = e.passed[1]
@@ -116,7 +127,7 @@ cdef inline void pawn_terms(const Pos *pos, EvalInfo *ei) noexcept nogil:
     eg = local.eg[WHITE] - local.eg[BLACK]
     ei.mg[WHITE] += mg
     ei.eg[WHITE] += eg
-    if ei.trace == NULL and USE_PAWN_TABLE:
+    if e != NULL:
         e.passed[0] = ei.passed[0]
         e.passed[1] = ei.passed[1]
         e.mg = mg

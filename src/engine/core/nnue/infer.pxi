@@ -80,12 +80,13 @@ cdef int64_t nnue_evaluate_full(const Pos *pos, int16_t *scratch) noexcept nogil
     nnue_refresh(pos, NNUE_NET, scratch)
     return nnue_output(NNUE_NET, scratch, pos.side)
 
-cdef inline int eval_for_search(Pos *pos) noexcept nogil:
+cdef inline int eval_for_search(Pos *pos, PawnEntry *pawns) noexcept nogil:
     """What the search calls: the network when this position carries
-    accumulators (the search's use_nnue), else the classical evaluation."""
+    accumulators (the search's use_nnue), else the classical evaluation
+    (pawns: the searching thread's own pawn cache)."""
     cdef int64_t v
     if pos.nnue == NULL:
-        return evaluate(pos)
+        return evaluate(pos, pawns)
     v = nnue_evaluate(pos)
     if v > 30000:
         return 30000

@@ -25,6 +25,7 @@ engine words (cutechess-cli style, KEY=VALUE):
   tc=[MOVES/]BASE[+INC]  clock in seconds or m:ss: 10+0.1, 40/60, 1:00+1, inf
   st=SECONDS           fixed time a move;  depth=N  fixed depth;  nodes=N  fixed nodes
   timemargin=MS        grace before a time forfeit (default 100)
+  stall=SECONDS        without a clock (depth=, nodes=): no move this long loses by stall (default 60)
   Words in --each apply to both engines; an engine's own words win.
   Quote words that hold spaces: "option.Skill Level=5" cmd="python -m engine".
 

@@ -139,8 +139,12 @@ async def play_game(white: Player, black: Player, opening: Opening,
         color = board.turn
         mover = players[color]
         limit, timeout = _limit(mover, clocks, color, game_id)
-        reply = await mover.play(board, limit, game_id, timeout)
+        stall_only = timeout is None   # no clock: only the stall timeout ends a hung search
+        reply = await mover.play(board, limit, game_id, mover.spec.stall_timeout if stall_only else timeout)
         who = _name(color)
+        if reply.fault == faults.TIMEOUT and stall_only:
+            return finish(_loss_for(color), ABANDONED,
+                          f"{who} stalls: no move within {mover.spec.stall_timeout:g} s (no clock; stall=)")
         if reply.fault == faults.TIMEOUT:
             return finish(_loss_for(color), TIME_FORFEIT, f"{who} loses on time ({reply.detail})")
         if reply.fault == faults.ILLEGAL:

@@ -14,6 +14,8 @@
     timemargin=MS      grace before a time forfeit (default 100 ms)
     ponder             think on the opponent's time (a bare word, as in cutechess-cli;
                        ponder=true|false also works)
+    stall=SECONDS      an engine without a clock (depth=, nodes=) that gives no
+                       move within this long loses by stall (default 60 s)
 """
 import shlex
 from dataclasses import dataclass, field
@@ -22,7 +24,10 @@ from typing import Dict, List, Optional, Sequence
 from .timecontrol import TimeControl, TimeControlError
 
 DEFAULT_TIME_MARGIN_MS = 100
-KEYS = ("cmd", "name", "proto", "dir", "arg", "tc", "st", "depth", "nodes", "timemargin", "ponder")
+# Without a clock nothing else ends a hung search; a minute is far above any
+# depth or node limit a match is played at, and short enough to notice.
+DEFAULT_STALL_S = 60.0
+KEYS = ("cmd", "name", "proto", "dir", "arg", "tc", "st", "depth", "nodes", "timemargin", "ponder", "stall")
 
 
 class SpecError(ValueError):
@@ -43,6 +48,7 @@ class EngineSpec:
     nodes: Optional[int] = None
     time_margin: float = DEFAULT_TIME_MARGIN_MS / 1000
     ponder: bool = False
+    stall_timeout: float = DEFAULT_STALL_S
 
     @property
     def command(self) -> List[str]:
@@ -130,6 +136,8 @@ def apply_words(spec: EngineSpec, words: Sequence[str]) -> EngineSpec:
             spec.ponder = value.lower() == "true"
         elif key == "timemargin":
             spec.time_margin = _positive_float(key, value, allow_zero=True) / 1000
+        elif key == "stall":
+            spec.stall_timeout = _positive_float(key, value)
         else:
             raise SpecError(f"unknown engine key {key!r} (known: {', '.join(KEYS)}, option.NAME)")
     return spec
