@@ -44,7 +44,7 @@ OTHER_OPTIONS = ["Clear Hash", "Ponder", "UCI_Chess960", "UCI_ShowWDL", "UCI_Lim
 # Known output line starts: protocol lines and the text of the d/eval/perft/help extensions.
 OUTPUT_STARTS = ("id ", "option ", "uciok", "readyok", "info ", "bestmove ", " +", " |", "   a", "Fen: ",
                  "Key: ", "Side to move", "Chess960: ", "Nodes searched", "Evaluation terms", "  ",
-                 "Final evaluation", "UCI:", "     ", "extras:")
+                 "Final evaluation", "NNUE evaluation", "UCI:", "     ", "extras:")
 HUGE = ["99999999999999999999999", str(2**63), str(2**64), str(-2**63), "1e400", "inf", "nan"]
 ONE_MB = 1 << 20
 

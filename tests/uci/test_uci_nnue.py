@@ -48,10 +48,27 @@ def raw_session(*lines):
         engine.close()
 
 
-def test_no_shipped_network_keeps_classical():
-    seen = raw_session("setoption name Use NNUE value true", "position startpos", "go depth 3")
-    assert any("no network is shipped" in line for line in seen), seen
-    assert any("using the classical evaluation" in line for line in seen), seen
+def test_use_nnue_alone_loads_the_shipped_network():
+    seen = raw_session("setoption name Use NNUE value true", "position startpos", "eval", "go depth 3")
+    text = "\n".join(seen)
+    assert re.search(r"EvalFile: loaded \S*data/vireo\.nnue \(\d+ neurons", text), text
+    assert re.search(r"NNUE evaluation: [+-]\d+\.\d\d .*vireo\.nnue, \d+ neurons; used by the search", text), text
+
+
+def test_no_shipped_network_keeps_classical(monkeypatch, tmp_path):
+    """A build without data/vireo.nnue: Use NNUE says so and the classical evaluation plays."""
+    from engine import _core
+    from engine.uci import network
+    monkeypatch.setattr(network, "SHIPPED_NETWORK", tmp_path / "vireo.nnue")
+    said = []
+    _core.unload_network()
+    search = _core.Search()
+    slot = network.NetworkSlot(said.append, _core, search)
+    assert slot.apply("", True) is False
+    assert any("no network is shipped" in line for line in said), said
+    assert any("using the classical evaluation" in line for line in said), said
+    best, _ = search.go(_core.Position(), {"depth": 3})
+    assert best in {m.uci() for m in chess.Board().legal_moves}
 
 
 def test_bad_files_keep_previous_network(tmp_path):

@@ -284,10 +284,12 @@ class UciEngine:
             self.pending["clear"] = True
         elif key == "UCI_Chess960":
             self.game.position.chess960 = new
-        elif key in ("OwnBook", "BookFile", "BookDepth", "SyzygyPath"):
+        elif key in ("OwnBook", "BookFile", "BookDepth"):
             # Opening a new book or tables closes the old ones, which a running
             # search may be reading (the fuzzer found EBADF in a search): wait.
-            self.pending["resources"] = True
+            self.pending["book"] = True
+        elif key == "SyzygyPath":
+            self.pending["tables"] = True
         elif key in ("EvalFile", "Use NNUE"):
             self.pending["network"] = True
         if self.runner.busy() and key in ("Hash", "Threads", "Clear Hash", "EvalFile", "Use NNUE"):
@@ -318,9 +320,9 @@ class UciEngine:
                 self.options["EvalFile"], self.options["Use NNUE"])
             loaded = self.network.loaded_option   # a file that failed is not kept as the value
             self.options.find("EvalFile").value = loaded if loaded is not None else ""
-        if pending.get("resources"):
-            if self.options["OwnBook"]:
-                self.books.get(self.options["BookFile"], self.options["BookDepth"])
+        if pending.get("book") and self.options["OwnBook"]:
+            self.books.get(self.options["BookFile"], self.options["BookDepth"])
+        if pending.get("tables"):
             self.tablebases.get(self.options["SyzygyPath"])
 
     def _set_hash(self, old: int, new: int) -> None:

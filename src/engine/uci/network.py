@@ -13,8 +13,9 @@ from typing import Callable, Optional
 
 Say = Callable[[str], None]
 
-# The network shipped in the package data (none is shipped yet: the default
-# stays the classical evaluation until a trained network wins its SPRT).
+# The network shipped in the package data (docs/nnue.md says how it was made).
+# `Use NNUE` stays off by default: the classical evaluation stays the default
+# until a network wins its SPRT against it.
 SHIPPED_NETWORK = Path(__file__).resolve().parents[1] / "data" / "vireo.nnue"
 
 
