@@ -10,10 +10,9 @@ from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence, Tuple
 
-import chess.pgn
 
 from . import stats
-from .rescore import RescoreError
+from .rescore import RescoreError, finished_games
 from .results import POINTS, Tally
 from .sprt import Sprt
 
@@ -43,19 +42,11 @@ class ReportData:
 
 def read_games(paths: Sequence[str]) -> List[GameRow]:
     rows = []
-    for path in paths:
-        try:
-            handle = open(path, encoding="utf-8-sig")
-        except OSError as exc:
-            raise RescoreError(f"cannot read {path}: {exc.strerror or exc}") from None
-        with handle:
-            while (h := chess.pgn.read_headers(handle)) is not None:
-                if h.get("Result", "*") not in POINTS:
-                    continue  # unfinished games do not count, as in --rescore
-                plies = h.get("PlyCount", "")
-                rows.append(GameRow(h.get("White", "?"), h.get("Black", "?"), h["Result"], h.get("Round", "?"),
-                                    h.get("Termination", "normal"), int(plies) if plies.isdigit() else 0,
-                                    h.get("Opening") or h.get("FEN") or "start position"))
+    for _, h in finished_games(paths):
+        plies = h.get("PlyCount", "")
+        rows.append(GameRow(h.get("White", "?"), h.get("Black", "?"), h["Result"], h.get("Round", "?"),
+                            h.get("Termination", "normal"), int(plies) if plies.isdigit() else 0,
+                            h.get("Opening") or h.get("FEN") or "start position"))
     if not rows:
         raise RescoreError("no finished games in " + ", ".join(paths))
     return rows

@@ -4,7 +4,7 @@ match spread over several machines (see docs/distributed.md).
 Games are paired again by their Round tag "PAIR.GAME", which the runner
 writes with the pair's number in the whole match, not in one shard.
 """
-from typing import Dict, Optional, Sequence
+from typing import Dict, Iterator, Optional, Sequence, Tuple
 
 import chess.pgn
 
@@ -15,10 +15,9 @@ class RescoreError(ValueError):
     """PGN files that do not make one match."""
 
 
-def tally_from_pgn(paths: Sequence[str], first: Optional[str] = None) -> Tally:
-    """Score every finished game of `paths` for `first` (default: White of the first game)."""
-    tally: Optional[Tally] = None
-    seen: Dict[str, int] = {}
+def finished_games(paths: Sequence[str]) -> Iterator[Tuple[str, chess.pgn.Headers]]:
+    """(path, headers) of every finished game in `paths`, in file order;
+    unfinished games do not count."""
     for path in paths:
         try:
             handle = open(path, encoding="utf-8-sig")
@@ -26,24 +25,30 @@ def tally_from_pgn(paths: Sequence[str], first: Optional[str] = None) -> Tally:
             raise RescoreError(f"cannot read {path}: {exc.strerror or exc}") from None
         with handle:
             while (headers := chess.pgn.read_headers(handle)) is not None:
-                result = headers.get("Result", "*")
-                if result not in POINTS:
-                    continue   # unfinished games do not count
-                white, black = headers.get("White", "?"), headers.get("Black", "?")
-                if tally is None:
-                    name = first or white
-                    if name not in (white, black):
-                        raise RescoreError(f"{path}: {name!r} does not play {white} - {black}")
-                    tally = Tally(name, black if name == white else white)
-                if {white, black} != {tally.first, tally.second}:
-                    raise RescoreError(f"{path}: game {white} - {black} is not between "
-                                       f"{tally.first} and {tally.second}")
-                pair = headers.get("Round", "?").split(".")[0]
-                seen[pair] = seen.get(pair, 0) + 1
-                if pair == "?" or seen[pair] > 2:
-                    raise RescoreError(f"{path}: round {headers.get('Round')!r} is not one game of a pair "
-                                       "(was a shard given twice?)")
-                tally.add(pair, white == tally.first, result, headers.get("Termination", "normal"))
+                if headers.get("Result", "*") in POINTS:
+                    yield path, headers
+
+
+def tally_from_pgn(paths: Sequence[str], first: Optional[str] = None) -> Tally:
+    """Score every finished game of `paths` for `first` (default: White of the first game)."""
+    tally: Optional[Tally] = None
+    seen: Dict[str, int] = {}
+    for path, headers in finished_games(paths):
+        white, black = headers.get("White", "?"), headers.get("Black", "?")
+        if tally is None:
+            name = first or white
+            if name not in (white, black):
+                raise RescoreError(f"{path}: {name!r} does not play {white} - {black}")
+            tally = Tally(name, black if name == white else white)
+        if {white, black} != {tally.first, tally.second}:
+            raise RescoreError(f"{path}: game {white} - {black} is not between "
+                               f"{tally.first} and {tally.second}")
+        pair = headers.get("Round", "?").split(".")[0]
+        seen[pair] = seen.get(pair, 0) + 1
+        if pair == "?" or seen[pair] > 2:
+            raise RescoreError(f"{path}: round {headers.get('Round')!r} is not one game of a pair "
+                               "(was a shard given twice?)")
+        tally.add(pair, white == tally.first, headers["Result"], headers.get("Termination", "normal"))
     if tally is None:
         raise RescoreError("no finished games in " + ", ".join(paths))
     return tally
