@@ -42,7 +42,9 @@ done
 if [ ${#kinds[@]} = 0 ]; then
     if [ $quick = 1 ]; then kinds=(address,undefined); else kinds=(address,undefined thread); fi
 fi
-python=${PYTHON:-python3}
+# The interpreter itself, not a launcher: with pyenv, `python3` is a bash
+# script, and bash segfaults with libtsan preloaded (CI's machine does).
+python=$("${PYTHON:-python3}" -c 'import sys; print(sys.executable)')
 # The out-of-tree build runs setup.py directly: it needs Cython beside setuptools
 # (pip's isolated build environment for the normal install does not stay).
 "$python" -c "import Cython, setuptools" 2>/dev/null || "$python" -m pip install -q "Cython>=3.0" setuptools
