@@ -14,6 +14,7 @@ import shutil
 import sys
 from pathlib import Path
 
+import chess.pgn
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
@@ -62,6 +63,15 @@ def gui_path():
     if shutil.which("vireo", path=path) is None:
         unavailable("the `vireo` command is not installed (pip install -e .)")
     return path
+
+
+def read_games(path):
+    """Every game of a PGN file, as python-chess reads them (errors kept on each game)."""
+    games = []
+    with open(path) as handle:
+        while (game := chess.pgn.read_game(handle)) is not None:
+            games.append(game)
+    return games
 
 
 # -- evaluation and tuning tests: a sample of the labelled positions ---------

@@ -9,14 +9,6 @@ import chess.pgn
 FORFEIT_WORDS = ("time", "illegal", "disconnect", "abandon", "stall", "crash", "forfeit", "flag")
 
 
-def read_games(path):
-    games = []
-    with open(path) as handle:
-        while (game := chess.pgn.read_game(handle)) is not None:
-            games.append(game)
-    return games
-
-
 def check_finished_game(game):
     """Asserts the above; returns the final board."""
     assert not game.errors, game.errors

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from conftest import REPO, gui_path, require_engine
 from cutechess_build import require_cutechess
-from gui_games import check_finished_game, read_games
+from conftest import read_games
+from gui_games import check_finished_game
 
 README = (REPO / "uci" / "README.md").read_text()
 # An indented command block: `cutechess-cli ...` with `\` continuation lines.

@@ -16,7 +16,8 @@ import pytest
 
 from conftest import REPO, gui_path, require_engine
 from cutechess_build import require_cutechess
-from gui_games import check_finished_game, read_games
+from conftest import read_games
+from gui_games import check_finished_game
 from xscreen import gui_process, virtual_screen
 
 SCREEN = (1920, 1080)

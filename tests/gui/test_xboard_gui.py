@@ -7,7 +7,8 @@ The last screenshot taken while it played goes to tests/artifacts/gui/.
 import subprocess
 
 from conftest import REPO, gui_path, require_engine, require_program
-from gui_games import check_finished_game, read_games
+from conftest import read_games
+from gui_games import check_finished_game
 from xscreen import gui_process, virtual_screen
 
 OPENING = """[Event "opening"]

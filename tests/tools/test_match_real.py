@@ -9,21 +9,13 @@ import sys
 import chess
 import chess.pgn
 
-from conftest import REPO, require_engine, shared_data
+from conftest import REPO, read_games, require_engine, shared_data
 
 
 def vireo(*args, timeout=120):
     env = dict(os.environ, PYTHONPATH=str(REPO / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
     return subprocess.run([sys.executable, "-m", "engine", *map(str, args)], capture_output=True, text=True,
                           env=env, cwd=REPO, timeout=timeout)
-
-
-def read_games(path):
-    games = []
-    with open(path) as handle:
-        while (game := chess.pgn.read_game(handle)) is not None:
-            games.append(game)
-    return games
 
 
 def check_game(game):
