@@ -6,9 +6,9 @@ from engine.__main__ import main
 from engine.tools.match.rescore import RescoreError, tally_from_pgn
 
 
-def game(round_, white, black, result):
+def game(round_, white, black, result, opening="book.pgn #1"):
     return (f'[Event "t"]\n[Round "{round_}"]\n[White "{white}"]\n[Black "{black}"]\n'
-            f'[Result "{result}"]\n\n{result}\n\n')
+            f'[Result "{result}"]\n[Opening "{opening}"]\n\n{result}\n\n')
 
 
 def test_shards_add_up_to_the_whole_match(tmp_path, capsys):
@@ -44,6 +44,18 @@ def test_rescore_pairs_by_round_and_counts_for_first(tmp_path):
     tally = tally_from_pgn([str(path)], first="y")
     assert (tally.wins, tally.draws, tally.losses) == (1, 1, 1)
     assert tally.pentanomial == [0, 0, 1, 0, 0]
+
+
+def test_rescore_adds_a_run_with_another_seed(tmp_path):
+    # Both runs number their pairs from 1; their openings tell the pairs apart.
+    first, second = tmp_path / "seed1.pgn", tmp_path / "seed2.pgn"
+    first.write_text(game("1.1", "x", "y", "1-0", "b #7") + game("1.2", "y", "x", "0-1", "b #7"))
+    second.write_text(game("1.1", "x", "y", "0-1", "b #9") + game("1.2", "y", "x", "1/2-1/2", "b #9"))
+    tally = tally_from_pgn([str(first), str(second)], first="x")
+    assert (tally.wins, tally.draws, tally.losses) == (2, 1, 1)
+    assert tally.pentanomial == [0, 1, 0, 0, 1]
+    with pytest.raises(RescoreError, match="given twice"):
+        tally_from_pgn([str(first), str(first)])
 
 
 @pytest.mark.parametrize("text, message", [

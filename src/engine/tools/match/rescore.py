@@ -2,7 +2,11 @@
 match spread over several machines (see docs/distributed.md).
 
 Games are paired again by their Round tag "PAIR.GAME", which the runner
-writes with the pair's number in the whole match, not in one shard.
+writes with the pair's number in the whole match, not in one shard, and by
+their Opening tag: runs of the same match with other --seed values (more
+games added on another day or machine) number their pairs from 1 again but
+play other openings, so their pairs stay apart, while a shard given twice
+(same round, same opening) is still refused.
 """
 from typing import Dict, Iterator, Optional, Sequence, Tuple
 
@@ -32,7 +36,7 @@ def finished_games(paths: Sequence[str]) -> Iterator[Tuple[str, chess.pgn.Header
 def tally_from_pgn(paths: Sequence[str], first: Optional[str] = None) -> Tally:
     """Score every finished game of `paths` for `first` (default: White of the first game)."""
     tally: Optional[Tally] = None
-    seen: Dict[str, int] = {}
+    seen: Dict[Tuple[str, str], int] = {}
     for path, headers in finished_games(paths):
         white, black = headers.get("White", "?"), headers.get("Black", "?")
         if tally is None:
@@ -43,9 +47,10 @@ def tally_from_pgn(paths: Sequence[str], first: Optional[str] = None) -> Tally:
         if {white, black} != {tally.first, tally.second}:
             raise RescoreError(f"{path}: game {white} - {black} is not between "
                                f"{tally.first} and {tally.second}")
-        pair = headers.get("Round", "?").split(".")[0]
+        round_ = headers.get("Round", "?").split(".")[0]
+        pair = (round_, headers.get("Opening", ""))
         seen[pair] = seen.get(pair, 0) + 1
-        if pair == "?" or seen[pair] > 2:
+        if round_ == "?" or seen[pair] > 2:
             raise RescoreError(f"{path}: round {headers.get('Round')!r} is not one game of a pair "
                                "(was a shard given twice?)")
         tally.add(pair, white == tally.first, headers["Result"], headers.get("Termination", "normal"))
