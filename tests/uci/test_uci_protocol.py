@@ -217,6 +217,36 @@ def test_short_searches_run_on_the_main_thread_alone(uci):
     assert uci.search.calls[-1]["hard_ms"] < 50 and uci.search.calls[-1]["threads"] == 1
 
 
+class ThreadNotingSearch(FakeSearch):
+    def go(self, position, limits, on_info=None):
+        self.thread = threading.current_thread()
+        return super().go(position, limits, on_info)
+
+
+def test_a_clock_below_the_reserve_is_answered_by_the_reader_itself():
+    """A 1 ms answer runs in the thread that read `go` and its bestmove is out
+    when `handle` returns: no worker thread to wait for a core (README,
+    "Reliability"). A go with time to think still returns at once."""
+    h = Harness(ThreadNotingSearch())
+    try:
+        h.send("position startpos moves e2e4")
+        h.send("go wtime 5000 btime 30 winc 0 binc 0")
+        assert h.queue.qsize() > 0 and h.search.thread is threading.current_thread()
+        assert h.search.calls[-1]["hard_ms"] == 1
+        h.expect("bestmove")
+        h.send("go wtime 5000 btime 5000 winc 0 binc 0")
+        h.expect("bestmove")
+        assert h.search.thread is not threading.current_thread()
+        # ponder and infinite wait for the GUI: never inline, whatever the clock
+        h.send("go ponder wtime 5000 btime 30")
+        assert not bestmoves(h.drain(0.05))
+        h.send("ponderhit")
+        h.expect("bestmove")
+        assert h.search.thread is not threading.current_thread()
+    finally:
+        h.send("quit")
+
+
 def test_slow_machine_keeps_its_flag_at_one_second_plus_ten_ms():
     """60 moves at 1+0.01, the clock charged as a match runner does (wall
     time from go to bestmove): the measured lag keeps the flag up."""

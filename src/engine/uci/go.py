@@ -21,7 +21,7 @@ import chess
 from ..syzygy.tables import effective_limits
 from . import strength
 from .clock import plan_clock
-from .lag import LagMeter
+from .lag import INSTANT_MS, LagMeter
 from .output import Output, format_info, uci_score
 from .parse import GoCommand
 from .runner import BestMove, SearchJob, SearchRunner
@@ -145,6 +145,17 @@ class GoTask:
             if chosen is not None and self.position.is_legal(chosen[0]):
                 best, ponder = chosen
         return best, ponder
+
+    def instant(self) -> bool:
+        """Whether this is a timed game move whose clock leaves only a 1 ms
+        answer (below the reserve that clock.py keeps): one the reader may
+        answer itself, without a worker thread."""
+        if not self.timed or not self.go.has_clock() or self.go.movetime is not None:
+            return False
+        if self.settings.limit_strength or (self.settings.syzygy_path and self.settings.syzygy_probe_limit):
+            return False    # a strength pick or a tablebase ranking may take longer than a move
+        limits = self.clock_limits(0)
+        return limits is not None and limits[1] <= INSTANT_MS
 
     def answered(self) -> None:
         """bestmove goes out now: what this move cost beyond its search time is lag."""

@@ -15,7 +15,8 @@ answer (the clock below the reserve) or a book move says nothing about how
 late a stop is noticed, so it never lowers the estimate; its cost is the
 floor of a move, tracked apart, and what the increment does not repay of it
 is kept back for every move still to come (to the control with movestogo,
-else as many as the time manager assumes are left). The clock allocation treats the reserve as extra move
+else SUDDEN_DEATH_MOVES, Stockfish's horizon: its time manager keeps
+Move Overhead back for 2 + 50 moves when no movestogo is given). The clock allocation treats the reserve as extra move
 overhead (engine.uci.clock). Two measures, the larger counts:
 
 * the engine's own: from reading `go` to writing `bestmove`;
@@ -31,12 +32,16 @@ from __future__ import annotations
 
 from typing import Optional, Tuple
 
-from .timeman import moves_left
 
 DECAY = 0.9          # per timed move without a larger lag
 SAFETY = 1.5         # reserve = SAFETY * estimate: lag comes in spikes
 MAX_LAG_MS = 2000    # one stall of seconds (swapping) must not freeze play for long
 INSTANT_MS = 1       # a hard limit this small is a 1 ms answer, not a search
+# Without movestogo, the floor is kept back for this many moves at every ply:
+# a game that reaches 1 ms answers late is often a long endgame (the 2+0
+# games that overstepped ran 120-145 moves), so the time manager's shrinking
+# estimate of the moves left (down to 20) is too few for the floor.
+SUDDEN_DEATH_MOVES = 50
 
 
 class LagMeter:
@@ -52,16 +57,16 @@ class LagMeter:
                    ply: int = 0) -> int:
         """Extra milliseconds to keep back, on top of Move Overhead: the lag of
         this move, and what the floor costs beyond the increment on each later
-        move: before the control with movestogo, else over the moves the time
-        manager assumes are left at this ply. inc None: not known (no clock),
-        only this move's lag counts."""
+        move: before the control with movestogo, else over SUDDEN_DEATH_MOVES.
+        inc None: not known (no clock), only this move's lag counts. ply is
+        kept for callers; the horizon no longer depends on it."""
         if inc is None:
             return int(SAFETY * self.estimate + 0.5)
         # The floor is steady, not a spike: no SAFETY factor on it. Until a
         # 1 ms answer (or a book move) has shown it, assume the worst.
         floor = self.floor if self._floor_seen else self.estimate
         drain = max(0.0, floor - inc)
-        later = max(0, movestogo - 1) if movestogo else moves_left(ply)
+        later = max(0, movestogo - 1) if movestogo else SUDDEN_DEATH_MOVES
         return int(SAFETY * self.estimate + later * drain + 0.5)
 
     def record(self, late_ms: float, searched: bool = True) -> None:

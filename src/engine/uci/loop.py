@@ -249,7 +249,7 @@ class UciEngine:
             given = {k: v for k, v in vars(go).items() if v not in (None, False, [])}
             self.say(f"go {given} (time from engine.uci.timeman, lag reserve "
                      f"{self.lag.reserve_ms()} ms, worst lag {self.lag.worst:.0f} ms)")
-        self.runner.start(job, task, task.emergency_move)
+        self.runner.start(job, task, task.emergency_move, inline=task.instant())
 
     def cmd_ponderhit(self, args, line):
         job = self.runner.job

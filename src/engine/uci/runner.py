@@ -57,9 +57,21 @@ class SearchRunner:
         return job is not None and not job.done.is_set() and not job.answered.is_set()
 
     def start(self, job: SearchJob, work: Callable[[SearchJob], Optional[BestMove]],
-              emergency: Callable[[], BestMove]) -> None:
-        """Run work(job) in a new thread; it returns (best, ponder) or None (no bestmove)."""
+              emergency: Callable[[], BestMove], inline: bool = False) -> None:
+        """Run work(job) in a new thread; it returns (best, ponder) or None (no bestmove).
+
+        inline: run it here, in the reader's thread, and return after the
+        bestmove. Only for a move that must be answered at once (the clock is
+        below its reserve, a 1 ms search): on a loaded machine a new thread
+        waits for a core like any process, and that wait was most of what
+        such a move cost (benchmarks/long_run.py, README "Reliability").
+        Nothing can interrupt it, so it must be short and never hold its
+        bestmove (no ponder, no infinite).
+        """
         self.job = job
+        if inline and not job.hold:
+            self._run(job, work, emergency)
+            return
         thread = threading.Thread(target=self._run, args=(job, work, emergency),
                                   name="vireo-search", daemon=True)
         thread.start()
