@@ -146,3 +146,46 @@ def test_unknown_option_is_an_error(tmp_path, fake):
     outcome = run_match(MatchSettings(engines=(fake("legal", 0, "depth=1", "option.NoSuch=1"),
                                                fake("legal", 0, "depth=1")), games=2, progress=False))
     assert outcome.stop_reason == "error" and "NoSuch" in outcome.error
+
+
+def test_uci_moves_are_timed_from_go_to_bestmove_only():
+    """The stopwatch of a UCI engine runs from writing `go` to reading
+    `bestmove`, as a GUI's clock does: the runner's own work before and after
+    (here a sleep) is not the engine's time, and a `go ponder` does not start it."""
+    import asyncio
+    import time
+
+    from engine.tools.match.player import TimedUciProtocol
+
+    class Pipe:
+        def __init__(self):
+            self.written = []
+
+        def write(self, data):
+            self.written.append(data)
+
+    class Transport:
+        pipe = Pipe()
+
+        def get_pipe_transport(self, fd):
+            return self.pipe
+
+    async def exchange():
+        protocol = TimedUciProtocol()
+        protocol.transport = Transport()
+        since = time.monotonic()
+        protocol.send_line("position startpos")
+        time.sleep(0.05)                       # the runner is slow to send go: not the engine's time
+        protocol.send_line("go wtime 1000 btime 1000")
+        time.sleep(0.03)                       # the engine thinks
+        protocol.line_received("info depth 1 score cp 0 pv e2e4")
+        protocol.line_received("bestmove e2e4 ponder e7e5")
+        protocol.send_line("position startpos moves e2e4 e7e5")
+        protocol.send_line("go ponder wtime 1000 btime 1000")
+        time.sleep(0.05)                       # the runner is slow to read the result
+        return protocol, since
+
+    protocol, since = asyncio.run(exchange())
+    assert 0.03 <= protocol.stopwatch(since) < 0.045
+    assert protocol.stopwatch(time.monotonic()) is None     # no go since then
+    assert b"go ponder" in protocol.transport.pipe.written[-1]

@@ -69,6 +69,38 @@ class LenientXBoardProtocol(chess.engine.XBoardProtocol):
         self.features = _Features()
 
 
+class TimedUciProtocol(chess.engine.UciProtocol):
+    """UCI as python-chess speaks it, with a GUI's stopwatch: from writing
+    `go` to reading `bestmove`, the two lines where cutechess-cli starts and
+    stops an engine's clock. Timed around the whole play() instead, the
+    runner's own work (asyncio scheduling, python-chess's bookkeeping before
+    `go` and after `bestmove`) was charged to the engine: 3-6 ms a move on a
+    2-core machine, more than a 1 ms answer costs the engine itself
+    (benchmarks/long_run.py, README "Reliability")."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.go_sent: Optional[float] = None
+        self.bestmove_read: Optional[float] = None
+
+    def send_line(self, line: str) -> None:
+        super().send_line(line)
+        words = line.split()
+        if words[:1] == ["go"] and "ponder" not in words:
+            self.go_sent, self.bestmove_read = time.monotonic(), None
+
+    def line_received(self, line: str) -> None:
+        if self.go_sent is not None and self.bestmove_read is None and line.startswith("bestmove"):
+            self.bestmove_read = time.monotonic()
+        super().line_received(line)
+
+    def stopwatch(self, since: float) -> Optional[float]:
+        """Seconds from the last `go` written after `since` to its bestmove; None if none."""
+        if self.go_sent is None or self.bestmove_read is None or self.go_sent < since:
+            return None
+        return self.bestmove_read - self.go_sent
+
+
 @dataclass
 class Reply:
     """What an engine answered to one `go`."""
@@ -105,7 +137,7 @@ class Player:
         return not isinstance(features, _Features) or features.real_setboard
 
     async def start(self) -> None:
-        protocol_class = chess.engine.UciProtocol if self.spec.protocol == "uci" else LenientXBoardProtocol
+        protocol_class = TimedUciProtocol if self.spec.protocol == "uci" else LenientXBoardProtocol
         label = self.spec.label()
         try:
             # A separate process group keeps Ctrl-C away from the engines: the
@@ -192,6 +224,12 @@ class Player:
             kind = ILLEGAL if any(w in text for w in ("illegal", "invalid", "ambiguous")) else PROTOCOL
             return Reply(None, time.monotonic() - started, fault=kind, detail=text)
         elapsed = time.monotonic() - started
+        # The engine's own time where the protocol can tell it (UCI without
+        # ponder: with ponder, a stopped ponder search's bestmove could be
+        # mistaken for this one's); xboard engines keep the wall time.
+        timed = self.protocol.stopwatch(started) if isinstance(self.protocol, TimedUciProtocol) else None
+        if timed is not None and not self.spec.ponder:
+            elapsed = timed
         move = result.move
         if move is None:
             if result.resigned:
