@@ -167,8 +167,8 @@ def test_floor_is_kept_back_for_later_moves_when_the_increment_does_not_cover_it
     meter.answered(0, 1000, 0, 12, 1, hard_ms=1)      # a 1 ms answer cost 12 ms
     assert meter.floor == 11
     assert meter.reserve_ms(None, 20) == int(1.5 * 11 + 0.5)            # the increment covers it
-    assert meter.reserve_ms(None, 0) == int(1.5 * 11 + 50 * 11 + 0.5)    # sudden death: 50 moves left
-    assert meter.reserve_ms(None, 0, 400) == int(1.5 * 11 + 50 * 11 + 0.5)  # late in the game too
+    assert meter.reserve_ms(None, 0) == int(1.5 * 11 + 100 * 11 + 0.5)   # sudden death: 100 moves left
+    assert meter.reserve_ms(None, 0, 400) == int(1.5 * 11 + 100 * 11 + 0.5)  # late in the game too
     assert meter.reserve_ms(5, 0) == int(1.5 * 11 + 4 * 11 + 0.5)        # 4 more before the control
 
 

@@ -15,9 +15,11 @@ answer (the clock below the reserve) or a book move says nothing about how
 late a stop is noticed, so it never lowers the estimate; its cost is the
 floor of a move, tracked apart, and what the increment does not repay of it
 is kept back for every move still to come (to the control with movestogo,
-else SUDDEN_DEATH_MOVES, Stockfish's horizon: its time manager keeps
-Move Overhead back for 2 + 50 moves when no movestogo is given). The clock allocation treats the reserve as extra move
-overhead (engine.uci.clock). Two measures, the larger counts:
+else for SUDDEN_DEATH_MOVES). Stockfish does the like in sudden death: it
+keeps Move Overhead back for 2 + 50 moves, and its Move Overhead is many
+times what one of its moves really costs. The clock allocation treats the
+reserve as extra move overhead (engine.uci.clock). Two measures, the larger
+counts:
 
 * the engine's own: from reading `go` to writing `bestmove`;
 * the GUI's: how much the clock fell between two `go`s of the same game
@@ -37,11 +39,13 @@ DECAY = 0.9          # per timed move without a larger lag
 SAFETY = 1.5         # reserve = SAFETY * estimate: lag comes in spikes
 MAX_LAG_MS = 2000    # one stall of seconds (swapping) must not freeze play for long
 INSTANT_MS = 1       # a hard limit this small is a 1 ms answer, not a search
-# Without movestogo, the floor is kept back for this many moves at every ply:
-# a game that reaches 1 ms answers late is often a long endgame (the 2+0
-# games that overstepped ran 120-145 moves), so the time manager's shrinking
-# estimate of the moves left (down to 20) is too few for the floor.
-SUDDEN_DEATH_MOVES = 50
+# Without movestogo, the floor is kept back for this many moves at every ply.
+# A game that reaches 1 ms answers is often a long drawn endgame: at 2+0 the
+# games that overstepped ran 103-145 moves and answered in 1 ms for the last
+# 50 or so (benchmarks/long_run.py); the time manager's shrinking estimate
+# of the moves left (down to 20), and then 50, were too few. At 2+0 with a
+# 2-4 ms floor this keeps 200-400 ms back, as Stockfish's 52 x 10 ms does.
+SUDDEN_DEATH_MOVES = 100
 
 
 class LagMeter:
