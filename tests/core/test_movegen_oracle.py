@@ -28,6 +28,11 @@ def random_game(board, pos, rng, chess960):
         assert pos.fen() == board.fen(), board.fen()
         assert pos.key == chess.polyglot.zobrist_hash(board), board.fen()
         assert pos.in_check() == board.is_check(), board.fen()
+        # Reading a move (push, is_legal) finds each legal one by its text, and
+        # no pseudo-legal move that leaves the king in check.
+        assert all(pos.is_legal(u) for u in expected), board.fen()
+        pinned = {board.uci(m, chess960=chess960) for m in board.generate_pseudo_legal_moves()} - set(expected)
+        assert not any(pos.is_legal(u) for u in pinned), board.fen()
         if not expected:
             break
         history.append((pos.fen(), pos.key))

@@ -167,17 +167,18 @@ def test_floor_is_kept_back_for_later_moves_when_the_increment_does_not_cover_it
     meter.answered(0, 1000, 0, 12, 1, hard_ms=1)      # a 1 ms answer cost 12 ms
     assert meter.floor == 11
     assert meter.reserve_ms(None, 20) == int(1.5 * 11 + 0.5)            # the increment covers it
-    assert meter.reserve_ms(None, 0) == int(1.5 * 11 + 100 * 11 + 0.5)   # sudden death: 100 moves left
-    assert meter.reserve_ms(None, 0, 400) == int(1.5 * 11 + 100 * 11 + 0.5)  # late in the game too
-    assert meter.reserve_ms(5, 0) == int(1.5 * 11 + 4 * 11 + 0.5)        # 4 more before the control
+    # each later 1 ms answer costs 11 ms late + its own 1 ms
+    assert meter.reserve_ms(None, 0) == int(1.5 * 11 + 100 * 12 + 0.5)   # sudden death: 100 moves left
+    assert meter.reserve_ms(None, 0, 400) == int(1.5 * 11 + 100 * 12 + 0.5)  # late in the game too
+    assert meter.reserve_ms(5, 0) == int(1.5 * 11 + 4 * 12 + 0.5)        # 4 more before the control
 
 
 def test_before_any_floor_is_seen_the_whole_lag_stands_for_it():
     meter = LagMeter()
     meter.answered(0, 1000, 0, 40, 10, hard_ms=30)   # a searched move, 30 ms late
-    assert meter.reserve_ms(3, 0) == int(1.5 * 30 + 2 * 30 + 0.5)
+    assert meter.reserve_ms(3, 0) == int(1.5 * 30 + 2 * 31 + 0.5)
     meter.answered(2, 950, 0, 6, 0, hard_ms=None)    # a book move: the floor is 6 ms
-    assert meter.reserve_ms(3, 0) == int(1.5 * 30 + 2 * 6 + 0.5)
+    assert meter.reserve_ms(3, 0) == int(1.5 * 30 + 2 * 7 + 0.5)
 
 
 def test_lag_meter_reads_the_gui_clock():

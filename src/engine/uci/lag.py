@@ -69,7 +69,8 @@ class LagMeter:
         # The floor is steady, not a spike: no SAFETY factor on it. Until a
         # 1 ms answer (or a book move) has shown it, assume the worst.
         floor = self.floor if self._floor_seen else self.estimate
-        drain = max(0.0, floor - inc)
+        # a 1 ms answer costs its own millisecond as well as what it is late
+        drain = max(0.0, floor + INSTANT_MS - inc)
         later = max(0, movestogo - 1) if movestogo else SUDDEN_DEATH_MOVES
         return int(SAFETY * self.estimate + later * drain + 0.5)
 
