@@ -62,26 +62,21 @@ class RawEngine:
 
     def expect(self, prefix, timeout=10.0):
         """(arrival time, line) of the first line that starts with prefix."""
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                stamp, line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                raise AssertionError(f"no {prefix!r} within {timeout}s; last lines: {[l for _, l in self.seen[-8:]]}")
-            self.seen.append((stamp, line))
-            if line.startswith(prefix):
-                return stamp, line
+        return self._first(lambda line: line.startswith(prefix), repr(prefix), timeout)
 
     def expect_containing(self, text, timeout=10.0):
         """(arrival time, line) of the first line that contains text."""
+        return self._first(lambda line: text in line, repr(text), timeout)
+
+    def _first(self, wanted, what, timeout):
         deadline = time.monotonic() + timeout
         while True:
             try:
                 stamp, line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
-                raise AssertionError(f"no {text!r} within {timeout}s; last lines: {[l for _, l in self.seen[-8:]]}")
+                raise AssertionError(f"no {what} within {timeout}s; last lines: {[l for _, l in self.seen[-8:]]}")
             self.seen.append((stamp, line))
-            if text in line:
+            if wanted(line):
                 return stamp, line
 
     def drain(self, wait=0.1):
