@@ -14,7 +14,7 @@ from conftest import unavailable
 from engine.tools.nnue.convert import line_to_record
 from engine.tools.nnue.marlinformat import DTYPE, decode
 from engine.tools.nnue.network_file import DEFAULT_SCALE, board_features, read_network, reference_eval
-from engine.tools.nnue.train.features import PAD, batch_features
+from engine.tools.nnue.train.features import PAD, batch_features, mirrorable
 
 try:
     import torch
@@ -74,6 +74,27 @@ def test_features_and_targets_are_the_network_files(records_file):
         assert result[row] == (sample.result / 2 if sample.board.turn else 1 - sample.result / 2)
 
 
+def test_mirrored_features_are_the_reflected_boards(records_file):
+    """--mirror: a castling-free board reflected a <-> h has the reflected
+    board's features and the same targets; a board with a castling right is
+    never offered for mirroring (castling is not symmetric)."""
+    raw = np.fromfile(records_file, dtype=DTYPE)
+    boards = [decode(r.tobytes()).board for r in raw]
+    allowed = mirrorable(raw)
+    assert list(allowed) == [not board.castling_rights for board in boards]
+    assert allowed.any() and not allowed.all()      # the data has both kinds
+    plain = batch_features(raw)
+    stm, other, score, result = batch_features(raw, mirror=allowed)
+    assert np.array_equal(score, plain[2]) and np.array_equal(result, plain[3])
+    for row, board in enumerate(boards):
+        if allowed[row]:
+            board = board.transform(chess.flip_horizontal)
+        white, black = board_features(board)
+        us, them = (white, black) if board.turn else (black, white)
+        assert sorted(stm[row][stm[row] != PAD]) == sorted(us)
+        assert sorted(other[row][other[row] != PAD]) == sorted(them)
+
+
 def test_the_loss_falls(trained):
     trainer, (train_before, valid_before) = trained
     assert training_loss(trainer) < 0.8 * train_before
@@ -115,27 +136,32 @@ def float_evals(model, boards):
         return copy.deepcopy(model).double()(torch.from_numpy(stm), torch.from_numpy(other)).numpy() * DEFAULT_SCALE
 
 
-def test_training_is_deterministic_and_resumes_exactly(records_file, tmp_path):
+@pytest.mark.parametrize("mirror", [False, True])
+def test_training_is_deterministic_and_resumes_exactly(records_file, tmp_path, mirror):
     needs_torch()
     from engine.tools.nnue.train.data import Dataset
     from engine.tools.nnue.train.export import quantize
     from engine.tools.nnue.train.loop import Trainer
     torch.set_num_threads(1)
     dataset = Dataset([str(records_file)], validation=0.1)
-    straight = Trainer(small_config(epochs=3), dataset)
+    straight = Trainer(small_config(epochs=3, mirror=mirror), dataset)
     for _ in range(3):
         straight.run_epoch()
-    first = Trainer(small_config(epochs=3), dataset)
+    first = Trainer(small_config(epochs=3, mirror=mirror), dataset)
     for _ in range(2):
         first.run_epoch()
     first.save(tmp_path / "ckpt.pt")
-    resumed = Trainer(small_config(epochs=3, seed=99), dataset)     # the checkpoint replaces the weights
+    resumed = Trainer(small_config(epochs=3, seed=99, mirror=mirror), dataset)     # the checkpoint replaces the weights
     resumed.load(tmp_path / "ckpt.pt")
     resumed.run_epoch()
     a, b = quantize(straight.model), quantize(resumed.model)
     assert np.array_equal(a.feature_weights, b.feature_weights)
     assert np.array_equal(a.output_weights, b.output_weights) and a.output_bias == b.output_bias
     assert [r.valid_loss for r in straight.history] == [r.valid_loss for r in resumed.history]
+    if mirror:      # the mirroring is on: the run differs from the unmirrored one
+        plain = Trainer(small_config(epochs=1), dataset)
+        plain.run_epoch()
+        assert plain.history[0].train_loss != straight.history[0].train_loss
 
 
 def vireo(*args, code=""):

@@ -30,6 +30,8 @@ def add_arguments(parser):
                         help="K of sigmoid(centipawns / K) in the loss (default 400)")
     parser.add_argument("--validation", type=float, default=0.02,
                         help="fraction of each file (its tail) kept for the validation loss (default 0.02)")
+    parser.add_argument("--mirror", action="store_true",
+                        help="augment: reflect half of the boards without castling rights a <-> h each epoch")
     parser.add_argument("--seed", type=int, default=0, help="seed of the initial weights and shuffles")
     parser.add_argument("--threads", type=int, help="CPU threads for torch (default: torch's choice)")
     parser.add_argument("--device", default="auto", help="auto (CUDA when present), cpu, cuda, cuda:1, ...")
@@ -76,7 +78,7 @@ def run(args) -> int:
         torch.set_num_threads(args.threads)
     config = TrainConfig(hidden=args.hidden, activation=ACTIVATIONS[args.activation], epochs=args.epochs,
                          batch_size=args.batch_size, lr=args.lr, wdl=args.wdl,
-                         sigmoid_scale=args.sigmoid_scale, seed=args.seed, device=device,
+                         sigmoid_scale=args.sigmoid_scale, seed=args.seed, mirror=args.mirror, device=device,
                          progress=not args.quiet)
     try:
         dataset = Dataset(args.data, args.validation)

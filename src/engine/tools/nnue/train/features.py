@@ -4,6 +4,12 @@ Each record becomes two rows of 32 feature indices (network_file.feature_index:
 the side to move's view first, then the other side's), padded with PAD, and
 the targets from the side to move's point of view: the search score in
 centipawns and the game result (1 win, 0.5 draw, 0 loss).
+
+Mirroring (data augmentation): a board without castling rights plays the same
+game when every file is reflected (a <-> h), so its mirror image, with the same
+score and result, is a second training position for free. Boards that still
+hold a castling right (an unmoved rook in Marlinformat) are never mirrored:
+castling is not symmetric between the wings.
 """
 from __future__ import annotations
 
@@ -17,8 +23,25 @@ PAD = 768          # index of the all-zero row the padding points to
 MAX_PIECES = 32
 
 
-def batch_features(records: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(stm indices [B,32], other side's indices [B,32], score [B], result [B])."""
+def mirrorable(records: np.ndarray) -> np.ndarray:
+    """[B] bool: the boards that hold no castling right (no unmoved rook)."""
+    records = np.ascontiguousarray(records, dtype=DTYPE)
+    count = len(records)
+    packed = records["pieces"]
+    codes = np.stack([packed & 0xF, packed >> 4], axis=2).reshape(count, 32)
+    occupancy = np.ascontiguousarray(records["occupancy"]).view(np.uint8).reshape(count, 8)
+    pieces = np.unpackbits(occupancy, axis=1).sum(axis=1)
+    # only the first `pieces` nibbles are pieces; the rest is zero padding
+    real = np.arange(MAX_PIECES)[None, :] < pieces[:, None]
+    return ~(((codes & 7) == UNMOVED_ROOK) & real).any(axis=1)
+
+
+def batch_features(records: np.ndarray, mirror: np.ndarray = None
+                   ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(stm indices [B,32], other side's indices [B,32], score [B], result [B]).
+
+    mirror: optional [B] bool, the boards to reflect a <-> h (only boards that
+    `mirrorable` allows; the caller chooses which)."""
     records = np.ascontiguousarray(records, dtype=DTYPE)
     count = len(records)
     occupancy = np.ascontiguousarray(records["occupancy"]).view(np.uint8).reshape(count, 8)
@@ -33,6 +56,8 @@ def batch_features(records: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndar
     piece[piece == UNMOVED_ROOK] = 3                                         # an unmoved rook is a rook
     black = code >> 3
     squares = squares.astype(np.int64)
+    if mirror is not None:
+        squares = np.where(np.asarray(mirror, dtype=bool)[rows], squares ^ 7, squares)
     white_view = black * 384 + piece * 64 + squares
     black_view = (1 - black) * 384 + piece * 64 + (squares ^ 56)
     black_to_move = (records["stm_ep"] >> 7).astype(bool)

@@ -22,7 +22,7 @@ from tqdm import tqdm
 
 from ..network_file import DEFAULT_SCALE, SCRELU
 from .data import Dataset
-from .features import batch_features
+from .features import batch_features, mirrorable
 from .model import PerspectiveNet
 
 
@@ -38,6 +38,7 @@ class TrainConfig:
     wdl: float = 0.3                 # λ, the weight of the game result in the target
     sigmoid_scale: float = 400.0     # K
     seed: int = 0
+    mirror: bool = False             # reflect half the castling-free boards a <-> h (features.py)
     device: str = "cpu"
     progress: bool = True
 
@@ -68,8 +69,8 @@ class Trainer:
 
     # -- pieces -------------------------------------------------------------
 
-    def tensors(self, records):
-        stm, other, score, result = batch_features(records)
+    def tensors(self, records, mirror=None):
+        stm, other, score, result = batch_features(records, mirror)
         device = self.config.device
         return (torch.from_numpy(stm).to(device), torch.from_numpy(other).to(device),
                 torch.from_numpy(score).to(device), torch.from_numpy(result).to(device))
@@ -100,6 +101,7 @@ class Trainer:
     def run_epoch(self) -> EpochReport:
         started = time.monotonic()
         rng = np.random.default_rng([self.config.seed, self.epoch])
+        coins = np.random.default_rng([self.config.seed, self.epoch, 1])   # the shuffle stays as without
         step = self.epoch * self.steps_per_epoch
         total, count = 0.0, 0
         bar = tqdm(self.dataset.batches(self.dataset.train, self.config.batch_size, rng),
@@ -110,7 +112,10 @@ class Trainer:
             lr = self.learning_rate(step)
             for group in self.optimizer.param_groups:
                 group["lr"] = lr
-            loss = self.loss(*self.tensors(records))
+            mirror = None
+            if self.config.mirror:
+                mirror = mirrorable(records) & (coins.random(len(records)) < 0.5)
+            loss = self.loss(*self.tensors(records, mirror))
             self.optimizer.zero_grad(set_to_none=True)
             loss.backward()
             self.optimizer.step()
