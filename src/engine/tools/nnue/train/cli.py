@@ -6,6 +6,7 @@ tools never need it.
 """
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 
@@ -24,14 +25,16 @@ def add_arguments(parser):
     parser.add_argument("--batch-size", type=int, default=16384, help="positions per step (default 16384)")
     parser.add_argument("--lr", type=float, default=1e-3, help="AdamW learning rate at the start (default 0.001; "
                                                                "cosine decay to 1%% of it)")
-    parser.add_argument("--wdl", type=float, default=0.3,
-                        help="λ: weight of the game result against the search score in the target (default 0.3)")
+    parser.add_argument("--wdl", type=float, default=0.05,
+                        help="λ: weight of the game result against the search score in the target (default 0.05: "
+                             "self-play results at 5,000 nodes are noisy, and 0.3 played far worse; docs/nnue.md)")
     parser.add_argument("--sigmoid-scale", type=float, default=400.0,
                         help="K of sigmoid(centipawns / K) in the loss (default 400)")
     parser.add_argument("--validation", type=float, default=0.02,
                         help="fraction of each file (its tail) kept for the validation loss (default 0.02)")
-    parser.add_argument("--mirror", action="store_true",
-                        help="augment: reflect half of the boards without castling rights a <-> h each epoch")
+    parser.add_argument("--mirror", action=argparse.BooleanOptionalAction, default=True,
+                        help="augment: reflect half of the boards without castling rights a <-> h each epoch "
+                             "(default on)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the initial weights and shuffles")
     parser.add_argument("--threads", type=int, help="CPU threads for torch (default: torch's choice)")
     parser.add_argument("--device", default="auto", help="auto (CUDA when present), cpu, cuda, cuda:1, ...")

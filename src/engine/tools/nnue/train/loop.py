@@ -35,10 +35,10 @@ class TrainConfig:
     lr: float = 1e-3
     lr_final_ratio: float = 0.01     # the cosine decay ends at lr * this
     weight_decay: float = 0.01
-    wdl: float = 0.3                 # λ, the weight of the game result in the target
+    wdl: float = 0.05                # λ, the weight of the game result in the target
     sigmoid_scale: float = 400.0     # K
     seed: int = 0
-    mirror: bool = False             # reflect half the castling-free boards a <-> h (features.py)
+    mirror: bool = True              # reflect half the castling-free boards a <-> h (features.py)
     device: str = "cpu"
     progress: bool = True
 
