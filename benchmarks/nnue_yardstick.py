@@ -19,7 +19,6 @@ and compare networks with each other. It tracks play: on 100-game matches at
 from __future__ import annotations
 
 import argparse
-import gzip
 import random
 import sys
 from pathlib import Path
@@ -28,32 +27,25 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
-DEFAULT_DATA = ROOT.parent / "shared" / "data" / "tuning"
+from engine.tools.tuning.data import SHARED_TUNING, read_positions  # noqa: E402
+
 MATE_CUTOFF = 3000
 WDL, SCALE = 0.3, 400.0
 
 
 def load(folder: Path, count: int, seed: int):
-    lines = []
-    for path in sorted(folder.glob("*.txt.gz")):
-        with gzip.open(path, "rt") as handle:
-            lines += handle.read().splitlines()
-    if not lines:
+    """`count` positions without a mate score, drawn by a seeded shuffle;
+    score and result from the side to move's view."""
+    all_fens, all_scores, all_results = read_positions(sorted(folder.glob("*.txt.gz")), mate_clamp=None)
+    if not all_fens:
         raise SystemExit(f"nnue_yardstick: no *.txt.gz positions in {folder}")
-    random.Random(seed).shuffle(lines)
-    fens, scores, results = [], [], []
-    for line in lines:
-        fen, score, result = line.split(";")
-        if abs(int(score)) >= MATE_CUTOFF:
-            continue
-        fens.append(fen)
-        scores.append(int(score))
-        results.append(float(result))
-        if len(fens) == count:
-            break
+    order = list(range(len(all_fens)))
+    random.Random(seed).shuffle(order)
+    chosen = [i for i in order if abs(all_scores[i]) < MATE_CUTOFF][:count]
+    fens = [all_fens[i] for i in chosen]
     white = np.array([fen.split()[1] == "w" for fen in fens])
-    scores = np.where(white, scores, -np.array(scores, dtype=float))
-    results = np.where(white, results, 1 - np.array(results))
+    scores = np.where(white, all_scores[chosen], -all_scores[chosen])
+    results = np.where(white, all_results[chosen], 1 - all_results[chosen])
     return fens, scores, results
 
 
@@ -66,7 +58,7 @@ def main(argv=None) -> int:
     parser.add_argument("networks", nargs="*", help=".nnue files to judge")
     parser.add_argument("--positions", type=int, default=40000)
     parser.add_argument("--seed", type=int, default=1, help="which positions (a shuffle of the files)")
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--data", type=Path, default=SHARED_TUNING)
     args = parser.parse_args(argv)
     from engine import _core
 

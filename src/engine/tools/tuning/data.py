@@ -22,9 +22,10 @@ def _open(path):
     return gzip.open(path, "rt") if path.suffix == ".gz" else open(path)
 
 
-def read_positions(paths, limit=None):
+def read_positions(paths, limit=None, mate_clamp=MATE_CLAMP):
     """(fens, scores, results) from the files in order; `limit` caps the
-    total. A malformed line raises ValueError naming file and line."""
+    total; scores are clipped to +-mate_clamp (None: left as they are). A
+    malformed line raises ValueError naming file and line."""
     fens, scores, results = [], [], []
     for path in paths:
         with _open(path) as handle:
@@ -46,5 +47,7 @@ def read_positions(paths, limit=None):
                 fens.append(parts[0])
                 scores.append(score)
                 results.append(result)
-    scores = np.clip(np.array(scores, dtype=np.float64), -MATE_CLAMP, MATE_CLAMP)
+    scores = np.array(scores, dtype=np.float64)
+    if mate_clamp is not None:
+        scores = np.clip(scores, -mate_clamp, mate_clamp)
     return fens, scores, np.array(results, dtype=np.float64)

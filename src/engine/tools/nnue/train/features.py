@@ -23,17 +23,27 @@ PAD = 768          # index of the all-zero row the padding points to
 MAX_PIECES = 32
 
 
+def _pieces(records: np.ndarray):
+    """Every piece of the batch: (row, rank among its board's pieces, square
+    A1 = 0, Marlinformat code), boards in order and squares ascending."""
+    count = len(records)
+    occupancy = np.ascontiguousarray(records["occupancy"]).view(np.uint8).reshape(count, 8)
+    bits = np.unpackbits(occupancy, axis=1, bitorder="little")              # [B, 64], A1 first
+    packed = records["pieces"]
+    nibbles = np.stack([packed & 0xF, packed >> 4], axis=2).reshape(count, 32)
+    rows, squares = np.nonzero(bits)                                         # ascending squares per row
+    per_row = bits.sum(axis=1).astype(np.int64)
+    rank = np.arange(len(rows)) - np.repeat(np.cumsum(per_row) - per_row, per_row)
+    return rows, rank, squares.astype(np.int64), nibbles[rows, rank].astype(np.int64)
+
+
 def mirrorable(records: np.ndarray) -> np.ndarray:
     """[B] bool: the boards that hold no castling right (no unmoved rook)."""
     records = np.ascontiguousarray(records, dtype=DTYPE)
-    count = len(records)
-    packed = records["pieces"]
-    codes = np.stack([packed & 0xF, packed >> 4], axis=2).reshape(count, 32)
-    occupancy = np.ascontiguousarray(records["occupancy"]).view(np.uint8).reshape(count, 8)
-    pieces = np.unpackbits(occupancy, axis=1).sum(axis=1)
-    # only the first `pieces` nibbles are pieces; the rest is zero padding
-    real = np.arange(MAX_PIECES)[None, :] < pieces[:, None]
-    return ~(((codes & 7) == UNMOVED_ROOK) & real).any(axis=1)
+    rows, _rank, _squares, code = _pieces(records)
+    castling = np.zeros(len(records), dtype=bool)
+    castling[rows[(code & 7) == UNMOVED_ROOK]] = True
+    return ~castling
 
 
 def batch_features(records: np.ndarray, mirror: np.ndarray = None
@@ -44,18 +54,10 @@ def batch_features(records: np.ndarray, mirror: np.ndarray = None
     `mirrorable` allows; the caller chooses which)."""
     records = np.ascontiguousarray(records, dtype=DTYPE)
     count = len(records)
-    occupancy = np.ascontiguousarray(records["occupancy"]).view(np.uint8).reshape(count, 8)
-    bits = np.unpackbits(occupancy, axis=1, bitorder="little")              # [B, 64], A1 first
-    packed = records["pieces"]
-    nibbles = np.stack([packed & 0xF, packed >> 4], axis=2).reshape(count, 32)
-    rows, squares = np.nonzero(bits)                                         # ascending squares per row
-    per_row = bits.sum(axis=1).astype(np.int64)
-    rank = np.arange(len(rows)) - np.repeat(np.cumsum(per_row) - per_row, per_row)
-    code = nibbles[rows, rank].astype(np.int64)
+    rows, rank, squares, code = _pieces(records)
     piece = code & 7
     piece[piece == UNMOVED_ROOK] = 3                                         # an unmoved rook is a rook
     black = code >> 3
-    squares = squares.astype(np.int64)
     if mirror is not None:
         squares = np.where(np.asarray(mirror, dtype=bool)[rows], squares ^ 7, squares)
     white_view = black * 384 + piece * 64 + squares
