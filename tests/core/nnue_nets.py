@@ -7,7 +7,8 @@ from engine import _core
 from engine.tools.nnue import network_file as nf
 
 
-def custom_network(hidden, activation, seed, *, weight=40, out=127, qa=255, qb=64, scale=400, bias=(-60, 200)):
+def custom_network(hidden, activation, seed, *, weight=40, out=127, qa=255, qb=64, scale=400, bias=(-60, 200),
+                   buckets=1):
     """random_network with chosen magnitudes: large weights wrap the int16
     accumulators, large output weights force the core's int64 sums."""
     rng = np.random.default_rng(seed)
@@ -15,16 +16,17 @@ def custom_network(hidden, activation, seed, *, weight=40, out=127, qa=255, qb=6
         hidden=hidden, activation=activation, qa=qa, qb=qb, scale=scale,
         feature_weights=rng.integers(-weight, weight + 1, size=(nf.INPUTS, hidden)).astype(np.int16),
         feature_bias=rng.integers(bias[0], bias[1], size=hidden).astype(np.int16),
-        output_weights=rng.integers(-out, out + 1, size=2 * hidden).astype(np.int16),
-        output_bias=int(rng.integers(-3000, 3000)),
+        output_weights=rng.integers(-out, out + 1, size=(buckets, 2 * hidden)).astype(np.int16),
+        output_bias=rng.integers(-3000, 3000, size=buckets).astype(np.int32),
     )
 
 
 def output_sum_bound(net):
-    """The core's worst case of the output sum: int32 lanes are used below 2^31."""
+    """The core's worst case of the output sum (in the worst bucket): int32
+    lanes are used below 2^31."""
     clip = min(net.qa, 32767)
     per = clip * clip if net.activation == nf.SCRELU else clip
-    return per * int(np.abs(net.output_weights.astype(np.int64)).sum())
+    return per * int(np.abs(net.output_weights.astype(np.int64)).sum(axis=1).max())
 
 
 def load(tmp_path, net, name="net.nnue"):

@@ -20,21 +20,29 @@ def good_bytes():
     return nf.to_bytes(nf.random_network(16, nf.SCRELU, seed=31))
 
 
-def patched(offset, fmt, value):
-    data = bytearray(good_bytes()[:-4])
+def bucketed_bytes():
+    return nf.to_bytes(nf.random_network(16, nf.SCRELU, seed=34, buckets=4))
+
+
+def patched(offset, fmt, value, make=good_bytes):
+    data = bytearray(make()[:-4])
     struct.pack_into(fmt, data, offset, value)
     return with_crc(bytes(data))
 
 
 BAD_FILES = {
     "truncated header": (lambda: good_bytes()[:30], "truncated"),
-    "truncated body": (lambda: good_bytes()[:-100], "bytes, a network with 16 neurons has"),
-    "trailing bytes": (lambda: good_bytes() + b"\0", "bytes, a network with 16 neurons has"),
+    "truncated body": (lambda: good_bytes()[:-100], "bytes, a network with 16 neurons and 1 output bucket"),
+    "trailing bytes": (lambda: good_bytes() + b"\0", "bytes, a network with 16 neurons and 1 output bucket"),
     "wrong magic": (lambda: patched(0, "8s", b"NOTANNET"), "not a Vireo network"),
-    "wrong version": (lambda: patched(8, "<I", 2), "network version 2"),
+    "wrong version": (lambda: patched(8, "<I", 3), "network version 3"),
+    "version 1 is one bucket": (lambda: patched(8, "<I", 1, bucketed_bytes), "16 neurons and 1 output bucket"),
+    "zero buckets": (lambda: patched(36, "<I", 0, bucketed_bytes), "0 output buckets"),
+    "too many buckets": (lambda: patched(36, "<I", 17, bucketed_bytes), "17 output buckets"),
+    "mismatched buckets": (lambda: patched(36, "<I", 5, bucketed_bytes), "16 neurons and 5 output bucket"),
     "wrong inputs": (lambda: patched(12, "<I", 769), "769 inputs"),
     "bad hidden size": (lambda: patched(16, "<I", 24), "hidden size 24"),
-    "mismatched hidden size": (lambda: patched(16, "<I", 32), "a network with 32 neurons has"),
+    "mismatched hidden size": (lambda: patched(16, "<I", 32), "a network with 32 neurons and 1 output bucket"),
     "bad crc": (lambda: good_bytes()[:-5] + b"\x55" + good_bytes()[-4:], "checksum mismatch"),
     "unknown activation": (lambda: patched(20, "<I", 7), "unknown activation 7"),
     "zero QA": (lambda: patched(24, "<i", 0), "must be positive"),
@@ -74,6 +82,22 @@ def test_missing_file_and_no_network(tmp_path, no_network):
 
 def test_info_describes_the_network(tmp_path, no_network):
     info = load(tmp_path, nf.random_network(256, nf.SCRELU, seed=33))
-    assert info == {"path": str(tmp_path / "net.nnue"), "hidden": 256, "activation": "screlu",
+    assert info == {"path": str(tmp_path / "net.nnue"), "hidden": 256, "buckets": 1, "activation": "screlu",
                     "qa": 255, "qb": 64, "scale": 400, "bytes": nf.file_size(256)}
     assert _core.network_info() == info
+    info = load(tmp_path, nf.random_network(64, nf.CRELU, seed=35, buckets=8), "bucketed.nnue")
+    assert (info["hidden"], info["buckets"], info["bytes"]) == (64, 8, nf.file_size(64, 8))
+
+
+def test_one_bucket_is_written_in_the_first_format():
+    """A one-bucket network is byte for byte a version-1 file (engines that
+    predate buckets read it); more buckets make version 2, B in the header."""
+    data = good_bytes()
+    assert struct.unpack_from("<II", data, 8) == (1, 768) and struct.unpack_from("<I", data, 36) == (0,)
+    assert len(data) == nf.file_size(16) == 40 + 2 * (768 * 16 + 16 + 32) + 4 + 4
+    data = bucketed_bytes()
+    assert struct.unpack_from("<I", data, 8) == (2,) and struct.unpack_from("<I", data, 36) == (4,)
+    assert len(data) == nf.file_size(16, 4) == 40 + 2 * (768 * 16 + 16 + 4 * 32) + 4 * 4 + 4
+    for make in (good_bytes, bucketed_bytes):
+        net = nf.from_bytes(make())
+        assert nf.to_bytes(net) == make()

@@ -21,6 +21,9 @@ NETWORKS = {
     "screlu-48-tiny-output": lambda: custom_network(48, nf.SCRELU, 6, out=3),
     "screlu-32-big-qa": lambda: custom_network(32, nf.SCRELU, 7, weight=4000, qa=40000, qb=1, scale=2**31 - 1),
     "crelu-16-odd-constants": lambda: custom_network(16, nf.CRELU, 8, qa=181, qb=3, scale=977),
+    "screlu-64-8-buckets": lambda: nf.random_network(64, nf.SCRELU, seed=9, buckets=8),
+    "crelu-32-3-buckets-int64": lambda: custom_network(32, nf.CRELU, 10, out=32767, buckets=3),
+    "screlu-16-16-buckets": lambda: nf.random_network(16, nf.SCRELU, seed=15, buckets=16),
 }
 
 
@@ -59,6 +62,41 @@ def test_equals_reference_on_playouts(tmp_path, no_network, name):
         # (a QA above the int16 range has no upper clip to reach)
         saturated += any(v < 0 for v in white) and (net.qa > 32767 or any(v > net.qa for v in white))
     assert saturated > 0        # the clip is reached on both sides somewhere
+
+
+def boards_of_every_size(seed):
+    """Boards with every piece count from 32 down to 2 (pieces taken off the
+    start position at random, kings kept): every output bucket is reached."""
+    rng = random.Random(seed)
+    board, boards = chess.Board(), []
+    while len(board.piece_map()) > 2:
+        boards.append(board.copy())
+        square = rng.choice([s for s, p in board.piece_map().items() if p.piece_type != chess.KING])
+        board.remove_piece_at(square)
+        board.castling_rights = board.clean_castling_rights()
+        board.turn = rng.choice([chess.WHITE, chess.BLACK])
+    boards.append(board.copy())
+    return [b for b in boards if b.is_valid()]
+
+
+@pytest.mark.parametrize("buckets", [1, 5, 8, 16])
+def test_every_output_bucket_equals_reference(tmp_path, no_network, buckets):
+    net = nf.random_network(32, nf.SCRELU, seed=40 + buckets, buckets=buckets)
+    load(tmp_path, net)
+    used = set()
+    for seed in range(6):
+        for board in boards_of_every_size(seed):
+            used.add(nf.output_bucket(len(board.piece_map()), buckets))
+            position = Position(board.fen())
+            assert position.nnue_eval() == nf.reference_eval(net, board), board.fen()
+            assert position.nnue_eval_full() == nf.reference_eval(net, board), board.fen()
+    assert used == set(range(buckets))
+
+
+def test_output_buckets_split_the_piece_counts_evenly():
+    assert [nf.output_bucket(n, 8) for n in range(2, 33)] == [n // 4 for n in range(0, 31)]
+    assert {nf.output_bucket(n, 1) for n in range(2, 33)} == {0}
+    assert [nf.output_bucket(n, 16) for n in (2, 3, 4, 31, 32)] == [0, 0, 1, 14, 15]
 
 
 def test_equals_reference_on_shared_positions(tmp_path, no_network, data_fens):

@@ -41,13 +41,13 @@ def small_config(**changes):
     return TrainConfig(**settings)
 
 
-@pytest.fixture(scope="module")
-def trained(records_file):
+@pytest.fixture(scope="module", params=[1, 4], ids=["one-output", "4-output-buckets"])
+def trained(records_file, request):
     needs_torch()
     from engine.tools.nnue.train.data import Dataset
     from engine.tools.nnue.train.loop import Trainer
     torch.set_num_threads(1)
-    trainer = Trainer(small_config(), Dataset([str(records_file)], validation=0.1))
+    trainer = Trainer(small_config(buckets=request.param), Dataset([str(records_file)], validation=0.1))
     before = training_loss(trainer), trainer.validation_loss()
     for _ in range(trainer.config.epochs):
         trainer.run_epoch()
@@ -108,7 +108,8 @@ def test_the_exported_file_computes_the_float_network(trained, tmp_path, data_fe
     path = tmp_path / "net.nnue"
     net = export(trainer.model, path)
     loaded = read_network(path)
-    assert np.array_equal(loaded.feature_weights, net.feature_weights) and loaded.output_bias == net.output_bias
+    assert np.array_equal(loaded.feature_weights, net.feature_weights)
+    assert np.array_equal(loaded.output_bias, net.output_bias) and loaded.buckets == trainer.model.buckets
     boards = [chess.Board(fen) for fen in data_fens[:300]]
     integers = np.array([reference_eval(loaded, board) for board in boards])
     floats = float_evals(trainer.model, boards)
@@ -120,14 +121,14 @@ def test_the_exported_file_computes_the_float_network(trained, tmp_path, data_fe
     with torch.no_grad():
         dequantized.features.weight[:768] = torch.from_numpy(net.feature_weights / net.qa)
         dequantized.feature_bias[:] = torch.from_numpy(net.feature_bias / net.qa)
-        dequantized.output.weight[0] = torch.from_numpy(net.output_weights / net.qb)
-        dequantized.output.bias[0] = net.output_bias / (net.qa * net.qb)
+        dequantized.output.weight[:] = torch.from_numpy(net.output_weights / net.qb)
+        dequantized.output.bias[:] = torch.from_numpy(net.output_bias / (net.qa * net.qb))
     bound = 1 + DEFAULT_SCALE / (net.qa * net.qb) + 1e-9
     assert np.max(np.abs(integers - float_evals(dequantized, boards))) < bound
     # Against the trained float network the rounding of the weights adds a few cp
     # (QB = 64 leaves output weights steps of 1/64).
     assert np.mean(np.abs(integers - floats)) <= 4 and np.max(np.abs(integers - floats)) <= 16
-    assert quantize(trainer.model).output_bias == net.output_bias
+    assert np.array_equal(quantize(trainer.model).output_bias, net.output_bias)
     assert worst_case_output_sum(net) < 2**31       # the core's int32 output sum cannot overflow
 
 
@@ -138,27 +139,30 @@ def float_evals(model, boards):
         return copy.deepcopy(model).double()(torch.from_numpy(stm), torch.from_numpy(other)).numpy() * DEFAULT_SCALE
 
 
-@pytest.mark.parametrize("mirror", [False, True])
-def test_training_is_deterministic_and_resumes_exactly(records_file, tmp_path, mirror):
+@pytest.mark.parametrize("mirror, buckets", [(False, 1), (True, 1), (True, 4)])
+def test_training_is_deterministic_and_resumes_exactly(records_file, tmp_path, mirror, buckets):
     needs_torch()
     from engine.tools.nnue.train.data import Dataset
     from engine.tools.nnue.train.export import quantize
     from engine.tools.nnue.train.loop import Trainer
     torch.set_num_threads(1)
     dataset = Dataset([str(records_file)], validation=0.1)
-    straight = Trainer(small_config(epochs=3, mirror=mirror), dataset)
+    straight = Trainer(small_config(epochs=3, mirror=mirror, buckets=buckets), dataset)
     for _ in range(3):
         straight.run_epoch()
-    first = Trainer(small_config(epochs=3, mirror=mirror), dataset)
+    first = Trainer(small_config(epochs=3, mirror=mirror, buckets=buckets), dataset)
     for _ in range(2):
         first.run_epoch()
     first.save(tmp_path / "ckpt.pt")
-    resumed = Trainer(small_config(epochs=3, seed=99, mirror=mirror), dataset)     # the checkpoint replaces the weights
+    if buckets > 1:
+        with pytest.raises(ValueError, match="buckets"):
+            Trainer(small_config(epochs=3, mirror=mirror), dataset).load(tmp_path / "ckpt.pt")
+    resumed = Trainer(small_config(epochs=3, seed=99, mirror=mirror, buckets=buckets), dataset)   # weights replaced
     resumed.load(tmp_path / "ckpt.pt")
     resumed.run_epoch()
     a, b = quantize(straight.model), quantize(resumed.model)
     assert np.array_equal(a.feature_weights, b.feature_weights)
-    assert np.array_equal(a.output_weights, b.output_weights) and a.output_bias == b.output_bias
+    assert np.array_equal(a.output_weights, b.output_weights) and np.array_equal(a.output_bias, b.output_bias)
     assert [r.valid_loss for r in straight.history] == [r.valid_loss for r in resumed.history]
     if mirror:      # the mirroring is on: the run differs from the unmirrored one
         plain = Trainer(small_config(epochs=1), dataset)
@@ -181,6 +185,8 @@ def test_without_torch_train_says_what_to_install(records_file):
     (["--hidden", "100"], "multiple of 16"),
     (["--wdl", "2"], "--wdl"),
     (["--epochs", "-1"], "--epochs"),
+    (["--output-buckets", "0"], "--output-buckets"),
+    (["--output-buckets", "17"], "--output-buckets"),
 ])
 def test_bad_options_are_refused(records_file, args, words):
     result = vireo("train", str(records_file), *args)

@@ -90,7 +90,7 @@ def test_bad_files_keep_previous_network(tmp_path):
         "position startpos", "eval", "go depth 4")
     text = "\n".join(seen)
     assert f"EvalFile: loaded {good}" in text
-    for problem in ("cannot read network file", "bytes, a network with 32 neurons has",
+    for problem in ("cannot read network file", "bytes, a network with 32 neurons and 1 output bucket",
                     "checksum mismatch", "not a Vireo network"):
         assert re.search(rf"info string EvalFile .*{problem}.*; kept {re.escape(str(good))}", text), problem
     assert re.search(rf"NNUE evaluation: [+-]\d+\.\d\d .*{re.escape(str(good))}, 32 neurons; used by the search", text)

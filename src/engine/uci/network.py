@@ -47,7 +47,8 @@ class NetworkSlot:
             self._say(f"EvalFile {path}: {exc}; {kept}")
             return False
         self.loaded_option = option
-        self._say(f"EvalFile: loaded {info['path']} ({info['hidden']} neurons, {info['activation']})")
+        buckets = f", {info['buckets']} output buckets" if info["buckets"] > 1 else ""
+        self._say(f"EvalFile: loaded {info['path']} ({info['hidden']} neurons, {info['activation']}{buckets})")
         return True
 
     def apply(self, eval_file: str, use_nnue: bool) -> bool:

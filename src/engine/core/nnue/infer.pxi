@@ -1,4 +1,6 @@
 # The output layer, in integers exactly as network_file.reference_eval:
+#   OW, OB = the output weights and bias of the board's bucket,
+#            min(B - 1, (pieces - 2) * B / 32)
 #   v(x) = clamp(x, 0, QA)
 #   CReLU:  s = sum v(us)*OW[:H] + sum v(them)*OW[H:]
 #   SCReLU: s = (sum v(us)^2*OW[:H] + sum v(them)^2*OW[H:]) / QA
@@ -49,36 +51,41 @@ cdef inline int64_t crelu_sum64(const int16_t *acc, const int16_t *w, int clip, 
         s += <int64_t>(v * w[j])
     return s
 
-cdef int64_t nnue_output(const NnueNet *net, const int16_t *acc, int side) noexcept nogil:
+cdef inline int nnue_bucket(const NnueNet *net, const Pos *pos) noexcept nogil:
+    cdef int b = (bb_count(pos.by_type[0]) - 2) * net.buckets // 32
+    return 0 if b < 0 else (net.buckets - 1 if b >= net.buckets else b)
+
+cdef int64_t nnue_output(const NnueNet *net, const int16_t *acc, int side, int bucket) noexcept nogil:
     """The network's output (centipawns, side to move) from both accumulators."""
     cdef int h = net.hidden
     cdef const int16_t *us = acc + side * h
     cdef const int16_t *them = acc + (side ^ 1) * h
+    cdef const int16_t *ow = net.out_weights + bucket * 2 * h
     cdef int64_t s
     if net.activation == NNUE_SCRELU:
         if net.sum_fits_int32:
-            s = <int64_t>screlu_sum32(us, net.out_weights, net.clip, h) \
-                + screlu_sum32(them, net.out_weights + h, net.clip, h)
+            s = <int64_t>screlu_sum32(us, ow, net.clip, h) \
+                + screlu_sum32(them, ow + h, net.clip, h)
         else:
-            s = screlu_sum64(us, net.out_weights, net.clip, h) \
-                + screlu_sum64(them, net.out_weights + h, net.clip, h)
+            s = screlu_sum64(us, ow, net.clip, h) \
+                + screlu_sum64(them, ow + h, net.clip, h)
         s = s // net.qa          # cdivision: truncates toward zero, as the reference
     elif net.sum_fits_int32:
-        s = <int64_t>crelu_sum32(us, net.out_weights, net.clip, h) \
-            + crelu_sum32(them, net.out_weights + h, net.clip, h)
+        s = <int64_t>crelu_sum32(us, ow, net.clip, h) \
+            + crelu_sum32(them, ow + h, net.clip, h)
     else:
-        s = crelu_sum64(us, net.out_weights, net.clip, h) \
-            + crelu_sum64(them, net.out_weights + h, net.clip, h)
-    return <int64_t>((<i128>(s + net.out_bias) * net.scale) // net.qaqb)
+        s = crelu_sum64(us, ow, net.clip, h) \
+            + crelu_sum64(them, ow + h, net.clip, h)
+    return <int64_t>((<i128>(s + net.out_bias[bucket]) * net.scale) // net.qaqb)
 
 cdef inline int64_t nnue_evaluate(Pos *pos) noexcept nogil:
     """Incremental NNUE evaluation; pos.nnue must fit NNUE_NET (nnue_stack_fit)."""
-    return nnue_output(NNUE_NET, nnue_accumulator(pos, NNUE_NET), pos.side)
+    return nnue_output(NNUE_NET, nnue_accumulator(pos, NNUE_NET), pos.side, nnue_bucket(NNUE_NET, pos))
 
 cdef int64_t nnue_evaluate_full(const Pos *pos, int16_t *scratch) noexcept nogil:
     """The same from a full refresh into scratch (2H int16): the tests' oracle."""
     nnue_refresh(pos, NNUE_NET, scratch)
-    return nnue_output(NNUE_NET, scratch, pos.side)
+    return nnue_output(NNUE_NET, scratch, pos.side, nnue_bucket(NNUE_NET, pos))
 
 cdef inline int eval_for_search(Pos *pos, PawnEntry *pawns) noexcept nogil:
     """What the search calls: the network when this position carries

@@ -1,5 +1,6 @@
 # The loaded NNUE network: the file format of tools/nnue/network_file.py
-# (768 features -> H int16 neurons per perspective -> CReLU/SCReLU -> 1),
+# (768 features -> H int16 neurons per perspective -> CReLU/SCReLU -> 1 of B
+# output buckets chosen by the piece count),
 # parsed here (the core imports nothing above it) into 64-byte aligned C
 # memory. Loading is cold code; a file that fails any check raises
 # ValueError and the network already loaded stays.
@@ -13,22 +14,24 @@ cdef extern from "<stdlib.h>" nogil:
 
 cdef enum:
     NNUE_INPUTS = 768
-    NNUE_HEADER = 40          # magic, version, inputs, H, activation, QA, QB, SCALE, reserved
+    NNUE_HEADER = 40          # magic, version, inputs, H, activation, QA, QB, SCALE, B (version 2)
     NNUE_MAX_HIDDEN = 2048
+    NNUE_MAX_BUCKETS = 16
     NNUE_CRELU = 0
     NNUE_SCRELU = 1
 
 cdef struct NnueNet:
     int hidden                # H, a multiple of 16 in 16..2048
     int activation            # NNUE_CRELU or NNUE_SCRELU
+    int buckets               # B, output buckets (1 = one output)
     int32_t qa, qb, scale
     int32_t clip              # min(QA, 32767): the accumulators are int16
     int64_t qaqb              # QA * QB, the output's divisor
     bint sum_fits_int32       # every possible output sum fits int32 (faster loop)
     int16_t *weights          # [768][H], feature-major
     int16_t *bias             # [H]
-    int16_t *out_weights      # [2H]: side to move's half, then the other side's
-    int32_t out_bias
+    int16_t *out_weights      # [B][2H]: per bucket, the side to move's half, then the other side's
+    int32_t out_bias[NNUE_MAX_BUCKETS]
     long long generation      # increases with every successful load
 
 cdef NnueNet *NNUE_NET = NULL          # the network in use, NULL until one loads
@@ -57,8 +60,8 @@ cdef void nnue_net_free(NnueNet *net) noexcept nogil:
         free(net.weights)
         free(net)
 
-cdef size_t nnue_file_size(int hidden) noexcept nogil:
-    return NNUE_HEADER + 2 * (NNUE_INPUTS * hidden + hidden + 2 * hidden) + 4 + 4
+cdef size_t nnue_file_size(int hidden, int buckets) noexcept nogil:
+    return NNUE_HEADER + 2 * (NNUE_INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets + 4
 
 cdef NnueNet *nnue_net_from_bytes(bytes data) except NULL:
     """Check every field of the file (network_file.from_bytes's checks, same
@@ -68,21 +71,25 @@ cdef NnueNet *nnue_net_from_bytes(bytes data) except NULL:
     cdef const char *raw = data
     cdef NnueNet *net
     cdef size_t count
-    cdef int64_t bound = 0
-    cdef int j, h
+    cdef int64_t bound, worst = 0
+    cdef int j, b, h
     if n < NNUE_HEADER + 4:
         raise ValueError(f"truncated: {n} bytes is shorter than the header")
-    magic, version, inputs, hidden, activation, qa, qb, scale, _ = struct.unpack_from("<8sIIIIiiiI", data)
+    magic, version, inputs, hidden, activation, qa, qb, scale, field = struct.unpack_from("<8sIIIIiiiI", data)
     if magic != b"VIREONN1":
         raise ValueError(f"not a Vireo network (magic {magic!r}, expected b'VIREONN1')")
-    if version != 1:
-        raise ValueError(f"network version {version}, this engine reads version 1")
+    if version not in (1, 2):
+        raise ValueError(f"network version {version}, this engine reads versions 1 and 2")
     if inputs != NNUE_INPUTS:
         raise ValueError(f"{inputs} inputs, this engine has {NNUE_INPUTS} features")
     if hidden % 16 or not 16 <= hidden <= NNUE_MAX_HIDDEN:
         raise ValueError(f"hidden size {hidden} is not a multiple of 16 in 16..{NNUE_MAX_HIDDEN}")
-    if n != nnue_file_size(hidden):
-        raise ValueError(f"{n} bytes, a network with {hidden} neurons has {nnue_file_size(hidden)}")
+    buckets = 1 if version == 1 else field
+    if not 1 <= buckets <= NNUE_MAX_BUCKETS:
+        raise ValueError(f"{buckets} output buckets, not in 1..{NNUE_MAX_BUCKETS}")
+    if n != nnue_file_size(hidden, buckets):
+        raise ValueError(f"{n} bytes, a network with {hidden} neurons and {buckets} output "
+                         f"bucket(s) has {nnue_file_size(hidden, buckets)}")
     crc, = struct.unpack_from("<I", data, n - 4)
     if crc != zlib.crc32(memoryview(data)[:n - 4]):
         raise ValueError("checksum mismatch: the file is corrupt")
@@ -95,28 +102,34 @@ cdef NnueNet *nnue_net_from_bytes(bytes data) except NULL:
     net = <NnueNet *>calloc(1, sizeof(NnueNet))
     if net == NULL:
         raise MemoryError()
-    # One block: weights, bias, output weights; each part stays 64-byte aligned
+    # One block: weights, bias, output weights; each part stays 32-byte aligned
     # because H is a multiple of 16 (32 bytes) and 768 * H * 2 is a multiple of 64.
     h = hidden
-    count = NNUE_INPUTS * h + h + 2 * h + 32
+    count = NNUE_INPUTS * h + h + buckets * 2 * h + 32
     net.weights = <int16_t *>aligned_alloc(64, (count * 2 + 63) // 64 * 64)
     if net.weights == NULL:
         free(net)
         raise MemoryError(f"cannot allocate a network of {hidden} neurons")
     net.bias = net.weights + NNUE_INPUTS * h
     net.out_weights = net.bias + h
-    memcpy(net.weights, raw + NNUE_HEADER, (NNUE_INPUTS * h + h + 2 * h) * 2)
-    net.out_bias, = struct.unpack_from("<i", data, n - 8)
+    memcpy(net.weights, raw + NNUE_HEADER, (NNUE_INPUTS * h + h + buckets * 2 * h) * 2)
+    for b, value in enumerate(struct.unpack_from(f"<{buckets}i", data, n - 4 - 4 * buckets)):
+        net.out_bias[b] = value
+    net.buckets = buckets
     net.hidden = h
     net.activation = activation
     net.qa, net.qb, net.scale = qa, qb, scale
     net.clip = qa if qa < 32767 else 32767
     net.qaqb = <int64_t>qa * qb
-    # The bound of |sum| over all 2H output terms decides whether int32 lanes
-    # are exact for this network (they are for typical trained nets).
-    for j in range(2 * h):
-        bound += (<int64_t>net.clip * (net.clip if activation == NNUE_SCRELU else 1)) * abs(net.out_weights[j])
-    net.sum_fits_int32 = bound < 2147483647
+    # The bound of |sum| over all 2H output terms (in the worst bucket) decides
+    # whether int32 lanes are exact for this network (they are for trained nets).
+    for b in range(buckets):
+        bound = 0
+        for j in range(2 * h):
+            bound += ((<int64_t>net.clip * (net.clip if activation == NNUE_SCRELU else 1))
+                      * abs(net.out_weights[b * 2 * h + j]))
+        worst = bound if bound > worst else worst
+    net.sum_fits_int32 = worst < 2147483647
     return net
 
 cdef str import_endianness():
@@ -142,7 +155,7 @@ def load_network(path):
     net.generation = NNUE_GENERATION
     nnue_net_free(NNUE_NET)
     NNUE_NET = net
-    NNUE_INFO = {"path": os.fspath(path), "hidden": net.hidden,
+    NNUE_INFO = {"path": os.fspath(path), "hidden": net.hidden, "buckets": net.buckets,
                  "activation": "screlu" if net.activation == NNUE_SCRELU else "crelu",
                  "qa": net.qa, "qb": net.qb, "scale": net.scale, "bytes": len(data)}
     return dict(NNUE_INFO)

@@ -4,28 +4,33 @@ defines what the core must compute.
 Architecture (a perspective network, as in Stockfish's and bullet's simplest
 nets): 768 board features per side -> an accumulator of H int16 neurons per
 side -> clipped activation on both accumulators (side to move first) -> one
-output. H is in the header (a multiple of 16, 16..2048).
+output, taken from one of B output buckets chosen by the number of pieces on
+the board (bullet's "material output buckets"; B = 1 is a plain network).
+H is in the header (a multiple of 16, 16..2048), B too (1..16).
 
 File layout, little-endian, no padding:
 
     offset  type          what
     0       8 bytes       magic b"VIREONN1"
-    8       u32           version (1)
+    8       u32           version: 1 (one output, B = 1) or 2 (B output buckets)
     12      u32           inputs (768)
     16      u32           H, accumulator neurons per side
     20      u32           activation: 0 = CReLU, 1 = SCReLU
     24      i32           QA  (activation clip and feature quantization, 255)
     28      i32           QB  (output weight quantization, 64)
     32      i32           SCALE (output to centipawns, 400)
-    36      u32           reserved, 0
+    36      u32           version 1: reserved, 0; version 2: B, output buckets
     40      i16[768][H]   feature weights, feature-major (row f = feature f)
             i16[H]        accumulator biases
-            i16[2H]       output weights: H for the side to move, then H for the other side
-            i32           output bias
+            i16[B][2H]    output weights, per bucket: H for the side to move, then H for the other side
+            i32[B]        output biases
     end-4   u32           CRC-32 (zlib.crc32) of every byte before it
 
+A network of one bucket is written as version 1, byte for byte the format
+of the engines that predate buckets, so they still read it.
+
 Quantization (how a float network becomes this file): feature weights and
-biases times QA, output weights times QB, output bias times QA*QB, each
+biases times QA, output weights times QB, output biases times QA*QB, each
 rounded to the nearest integer and clipped to its type.
 
 Features. For perspective p (0 white, 1 black) a piece of colour c and type t
@@ -33,12 +38,17 @@ Features. For perspective p (0 white, 1 black) a piece of colour c and type t
 feature  (0 if c == p else 384) + (t - 1) * 64 + (s if p == 0 else s ^ 56):
 each side sees the board from its own side, its own pieces first.
 
+Output bucket of a board with n pieces (kings included):
+min(B - 1, (n - 2) * B / 32), so with B = 8 the buckets are 2-5, 6-9, ...,
+30-32 pieces.
+
 Integer forward pass (what the core computes; all divisions truncate toward
 zero, as C's):
 
     acc[p][j] = bias[j] + sum of W[f][j] over the features f of perspective p
                 (int16 arithmetic)
     us, them  = acc[side to move], acc[other side]
+    OW, OB    = the output weights and bias of the board's bucket
     CReLU:    v(x) = clamp(x, 0, QA);  s = sum_j v(us_j) * OW[j] + sum_j v(them_j) * OW[H + j]
     SCReLU:   v(x) = clamp(x, 0, QA);  s = (sum_j v(us_j)^2 * OW[j] + sum_j v(them_j)^2 * OW[H + j]) / QA
     eval      = (s + OB) * SCALE / (QA * QB)     centipawns for the side to move
@@ -58,7 +68,8 @@ from typing import Iterable, List, Union
 import numpy as np
 
 MAGIC = b"VIREONN1"
-VERSION = 1
+VERSION = 2                 # the newest version this module reads and writes
+MAX_BUCKETS = 16
 INPUTS = 768
 HEADER = struct.Struct("<8sIIIIiiiI")
 CRELU, SCRELU = 0, 1
@@ -70,6 +81,16 @@ class NetworkFileError(ValueError):
     """A file that is not a network this version can load (the message says why)."""
 
 
+def check_buckets(buckets: int) -> None:
+    if not 1 <= buckets <= MAX_BUCKETS:
+        raise NetworkFileError(f"{buckets} output buckets, not in 1..{MAX_BUCKETS}")
+
+
+def output_bucket(pieces: int, buckets: int) -> int:
+    """The output bucket of a board with this many pieces, kings included."""
+    return max(0, min(buckets - 1, (pieces - 2) * buckets // 32))
+
+
 @dataclass
 class Network:
     hidden: int
@@ -79,8 +100,12 @@ class Network:
     scale: int
     feature_weights: np.ndarray   # int16 [768, H]
     feature_bias: np.ndarray      # int16 [H]
-    output_weights: np.ndarray    # int16 [2H]
-    output_bias: int              # int32
+    output_weights: np.ndarray    # int16 [B, 2H]
+    output_bias: np.ndarray       # int32 [B]
+
+    @property
+    def buckets(self) -> int:
+        return len(self.output_bias)
 
     def check(self) -> None:
         h = self.hidden
@@ -90,25 +115,30 @@ class Network:
             raise NetworkFileError(f"unknown activation {self.activation}")
         if min(self.qa, self.qb, self.scale) <= 0:
             raise NetworkFileError("QA, QB and SCALE must be positive")
-        shapes = {"feature_weights": (INPUTS, h), "feature_bias": (h,), "output_weights": (2 * h,)}
+        if self.output_bias.ndim != 1 or self.output_bias.dtype != np.int32:
+            raise NetworkFileError(f"output_bias: int32 [B] expected, got {self.output_bias.dtype} "
+                                   f"{self.output_bias.shape}")
+        check_buckets(self.buckets)
+        shapes = {"feature_weights": (INPUTS, h), "feature_bias": (h,), "output_weights": (self.buckets, 2 * h)}
         for name, shape in shapes.items():
             array = getattr(self, name)
             if array.shape != shape or array.dtype != np.int16:
                 raise NetworkFileError(f"{name}: int16 {shape} expected, got {array.dtype} {array.shape}")
 
 
-def file_size(hidden: int) -> int:
-    return HEADER.size + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4 + 4
+def file_size(hidden: int, buckets: int = 1) -> int:
+    return HEADER.size + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets + 4
 
 
 def to_bytes(net: Network) -> bytes:
     net.check()
+    version, field = (1, 0) if net.buckets == 1 else (2, net.buckets)
     body = b"".join([
-        HEADER.pack(MAGIC, VERSION, INPUTS, net.hidden, net.activation, net.qa, net.qb, net.scale, 0),
+        HEADER.pack(MAGIC, version, INPUTS, net.hidden, net.activation, net.qa, net.qb, net.scale, field),
         net.feature_weights.astype("<i2").tobytes(),
         net.feature_bias.astype("<i2").tobytes(),
         net.output_weights.astype("<i2").tobytes(),
-        struct.pack("<i", int(net.output_bias)),
+        net.output_bias.astype("<i4").tobytes(),
     ])
     return body + struct.pack("<I", zlib.crc32(body))
 
@@ -120,17 +150,20 @@ def write_network(path: Union[str, Path], net: Network) -> None:
 def from_bytes(data: bytes) -> Network:
     if len(data) < HEADER.size + 4:
         raise NetworkFileError(f"truncated: {len(data)} bytes is shorter than the header")
-    magic, version, inputs, hidden, activation, qa, qb, scale, _ = HEADER.unpack_from(data)
+    magic, version, inputs, hidden, activation, qa, qb, scale, field = HEADER.unpack_from(data)
     if magic != MAGIC:
         raise NetworkFileError(f"not a Vireo network (magic {magic!r}, expected {MAGIC!r})")
-    if version != VERSION:
-        raise NetworkFileError(f"network version {version}, this engine reads version {VERSION}")
+    if version not in (1, 2):
+        raise NetworkFileError(f"network version {version}, this engine reads versions 1 and 2")
     if inputs != INPUTS:
         raise NetworkFileError(f"{inputs} inputs, this engine has {INPUTS} features")
     if hidden % 16 or not 16 <= hidden <= 2048:
         raise NetworkFileError(f"hidden size {hidden} is not a multiple of 16 in 16..2048")
-    if len(data) != file_size(hidden):
-        raise NetworkFileError(f"{len(data)} bytes, a network with {hidden} neurons has {file_size(hidden)}")
+    buckets = 1 if version == 1 else field
+    check_buckets(buckets)
+    if len(data) != file_size(hidden, buckets):
+        raise NetworkFileError(f"{len(data)} bytes, a network with {hidden} neurons and {buckets} output "
+                               f"bucket(s) has {file_size(hidden, buckets)}")
     crc, = struct.unpack_from("<I", data, len(data) - 4)
     if crc != zlib.crc32(data[:-4]):
         raise NetworkFileError("checksum mismatch: the file is corrupt")
@@ -144,10 +177,10 @@ def from_bytes(data: bytes) -> Network:
 
     weights = take(INPUTS * hidden, "<i2").reshape(INPUTS, hidden)
     bias = take(hidden, "<i2")
-    output = take(2 * hidden, "<i2")
-    output_bias = int(take(1, "<i4")[0])
+    output = take(buckets * 2 * hidden, "<i2").reshape(buckets, 2 * hidden)
+    output_bias = take(buckets, "<i4")
     net = Network(hidden, activation, qa, qb, scale, weights.astype(np.int16), bias.astype(np.int16),
-                  output.astype(np.int16), output_bias)
+                  output.astype(np.int16), output_bias.astype(np.int32))
     net.check()
     return net
 
@@ -194,23 +227,24 @@ def reference_eval(net: Network, board) -> int:
     acc = [accumulator(net, white), accumulator(net, black)]
     stm = 0 if board.turn else 1
     us, them = acc[stm].astype(np.int64), acc[1 - stm].astype(np.int64)
-    ow = net.output_weights.astype(np.int64)
+    bucket = output_bucket(len(white), net.buckets)
+    ow = net.output_weights[bucket].astype(np.int64)
     h = net.hidden
     vu, vt = np.clip(us, 0, net.qa), np.clip(them, 0, net.qa)
     if net.activation == CRELU:
         s = int(np.dot(vu, ow[:h]) + np.dot(vt, ow[h:]))
     else:
         s = _trunc_div(int(np.dot(vu * vu, ow[:h]) + np.dot(vt * vt, ow[h:])), net.qa)
-    return _trunc_div((s + net.output_bias) * net.scale, net.qa * net.qb)
+    return _trunc_div((s + int(net.output_bias[bucket])) * net.scale, net.qa * net.qb)
 
 
-def random_network(hidden: int = 32, activation: int = SCRELU, seed: int = 0) -> Network:
+def random_network(hidden: int = 32, activation: int = SCRELU, seed: int = 0, buckets: int = 1) -> Network:
     """A network of plausible magnitudes for tests (the evaluation is noise)."""
     rng = np.random.default_rng(seed)
     return Network(
         hidden=hidden, activation=activation, qa=DEFAULT_QA, qb=DEFAULT_QB, scale=DEFAULT_SCALE,
         feature_weights=rng.integers(-40, 41, size=(INPUTS, hidden)).astype(np.int16),
         feature_bias=rng.integers(-60, 200, size=hidden).astype(np.int16),
-        output_weights=rng.integers(-127, 128, size=2 * hidden).astype(np.int16),
-        output_bias=int(rng.integers(-3000, 3000)),
+        output_weights=rng.integers(-127, 128, size=(buckets, 2 * hidden)).astype(np.int16),
+        output_bias=rng.integers(-3000, 3000, size=buckets).astype(np.int32),
     )

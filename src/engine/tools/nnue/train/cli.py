@@ -10,7 +10,7 @@ import argparse
 import sys
 import time
 
-from ..network_file import ACTIVATIONS
+from ..network_file import ACTIVATIONS, MAX_BUCKETS
 
 
 def add_arguments(parser):
@@ -21,6 +21,9 @@ def add_arguments(parser):
                              "cheap to update in the search, and enough for a first data set)")
     parser.add_argument("--activation", choices=sorted(ACTIVATIONS), default="screlu",
                         help="clipped activation (default screlu)")
+    parser.add_argument("--output-buckets", type=int, default=1, metavar="B",
+                        help="output buckets chosen by the number of pieces on the board (default 1; "
+                             "8 gives one per 4 pieces)")
     parser.add_argument("--epochs", type=int, default=10, help="passes over the training data (default 10)")
     parser.add_argument("--batch-size", type=int, default=16384, help="positions per step (default 16384)")
     parser.add_argument("--lr", type=float, default=1e-3, help="AdamW learning rate at the start (default 0.001; "
@@ -39,7 +42,7 @@ def add_arguments(parser):
     parser.add_argument("--threads", type=int, help="CPU threads for torch (default: torch's choice)")
     parser.add_argument("--device", default="auto", help="auto (CUDA when present), cpu, cuda, cuda:1, ...")
     parser.add_argument("--checkpoint", metavar="PATH", help="save the training state here after every epoch")
-    parser.add_argument("--resume", metavar="PATH", help="continue from a checkpoint (same --hidden/--activation)")
+    parser.add_argument("--resume", metavar="PATH", help="continue from a checkpoint (same --hidden/--activation/--output-buckets)")
     parser.add_argument("--baseline", action="store_true",
                         help="also print the validation loss of the hand-written evaluation")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -53,6 +56,8 @@ def _fail(message: str) -> int:
 def _check(args) -> None:
     if args.hidden % 16 or not 16 <= args.hidden <= 2048:
         raise ValueError(f"--hidden {args.hidden} is not a multiple of 16 in 16..2048")
+    if not 1 <= args.output_buckets <= MAX_BUCKETS:
+        raise ValueError(f"--output-buckets {args.output_buckets} is not in 1..{MAX_BUCKETS}")
     if args.epochs < 0 or args.batch_size < 1 or args.lr <= 0 or args.sigmoid_scale <= 0:
         raise ValueError("--epochs must be >= 0; --batch-size, --lr and --sigmoid-scale positive")
     if not 0 <= args.wdl <= 1:
@@ -79,7 +84,8 @@ def run(args) -> int:
         return _fail(f"--device {device}: this torch has no CUDA device (install its CUDA build, docs/nnue.md)")
     if args.threads:
         torch.set_num_threads(args.threads)
-    config = TrainConfig(hidden=args.hidden, activation=ACTIVATIONS[args.activation], epochs=args.epochs,
+    config = TrainConfig(hidden=args.hidden, activation=ACTIVATIONS[args.activation], buckets=args.output_buckets,
+                         epochs=args.epochs,
                          batch_size=args.batch_size, lr=args.lr, wdl=args.wdl,
                          sigmoid_scale=args.sigmoid_scale, seed=args.seed, mirror=args.mirror, device=device,
                          progress=not args.quiet)
@@ -91,7 +97,8 @@ def run(args) -> int:
     except (DataError, ValueError, OSError, RuntimeError) as exc:
         return _fail(str(exc))
     print(f"{len(dataset.train)} training and {len(dataset.valid)} validation positions; "
-          f"{args.hidden}x2 {args.activation} network on {device}", flush=True)
+          f"{args.hidden}x2 {args.activation} network"
+          f"{f', {args.output_buckets} output buckets' if args.output_buckets > 1 else ''} on {device}", flush=True)
     if args.baseline and len(dataset.valid):
         from .baseline import hand_written_loss
         loss = hand_written_loss(dataset.gather(dataset.valid), config.wdl, config.sigmoid_scale)

@@ -23,8 +23,8 @@ def quantize(model: PerspectiveNet, qa: int = DEFAULT_QA, qb: int = DEFAULT_QB,
         hidden=model.hidden, activation=model.activation, qa=qa, qb=qb, scale=scale,
         feature_weights=_quantize(model.features.weight[:INPUTS], qa, np.int16),
         feature_bias=_quantize(model.feature_bias, qa, np.int16),
-        output_weights=_quantize(model.output.weight[0], qb, np.int16),
-        output_bias=int(_quantize(model.output.bias, qa * qb, np.int32)[0]),
+        output_weights=_quantize(model.output.weight, qb, np.int16),       # [B, 2H]
+        output_bias=_quantize(model.output.bias, qa * qb, np.int32),        # [B]
     )
     net.check()
     return net
@@ -32,9 +32,10 @@ def quantize(model: PerspectiveNet, qa: int = DEFAULT_QA, qb: int = DEFAULT_QB,
 
 def worst_case_output_sum(net: Network) -> int:
     """The largest |sum| the core's int32 output sum can reach: every activation
-    saturated at QA (SCReLU: QA squared) on the output weights' own sign."""
+    saturated at QA (SCReLU: QA squared) on the output weights' own sign, in
+    the bucket where that is largest."""
     peak = net.qa * net.qa if net.activation == SCRELU else net.qa
-    return peak * int(np.abs(net.output_weights.astype(np.int64)).sum())
+    return peak * int(np.abs(net.output_weights.astype(np.int64)).sum(axis=1).max())
 
 
 def export(model: PerspectiveNet, path) -> Network:

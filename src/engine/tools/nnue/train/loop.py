@@ -30,6 +30,7 @@ from .model import PerspectiveNet
 class TrainConfig:
     hidden: int = 128
     activation: int = SCRELU
+    buckets: int = 1                 # output buckets by piece count (network_file.output_bucket)
     epochs: int = 10
     batch_size: int = 16384
     lr: float = 1e-3
@@ -62,7 +63,8 @@ class Trainer:
 
     def __post_init__(self):
         torch.manual_seed(self.config.seed)
-        self.model = PerspectiveNet(self.config.hidden, self.config.activation).to(self.config.device)
+        self.model = PerspectiveNet(self.config.hidden, self.config.activation,
+                                    self.config.buckets).to(self.config.device)
         self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=self.config.lr,
                                            weight_decay=self.config.weight_decay)
         self.steps_per_epoch = math.ceil(len(self.dataset.train) / self.config.batch_size)
@@ -140,8 +142,8 @@ class Trainer:
     def load(self, path) -> None:
         state = torch.load(path, map_location=self.config.device, weights_only=True)
         saved = state["config"]
-        for key in ("hidden", "activation"):
-            if saved[key] != getattr(self.config, key):
+        for key in ("hidden", "activation", "buckets"):
+            if saved.get(key, 1) != getattr(self.config, key):
                 raise ValueError(f"checkpoint {path} has {key} {saved[key]}, this run {getattr(self.config, key)}")
         self.config.seed = saved["seed"]     # the rest of the run shuffles as the run would have
         self.model.load_state_dict(state["model"])

@@ -2,15 +2,17 @@
 
 768 features per side -> H accumulator neurons (one shared weight matrix, a
 bias) -> clipped activation of both sides' accumulators, side to move first
--> one output. The output times network_file's SCALE is the evaluation in
-centipawns. Activations clip to [0, 1], which quantization maps to [0, QA].
+-> one output, from one of B output buckets chosen by the number of pieces
+on the board (network_file.output_bucket; B = 1 is the plain network). The
+output times network_file's SCALE is the evaluation in centipawns.
+Activations clip to [0, 1], which quantization maps to [0, QA].
 """
 from __future__ import annotations
 
 import torch
 from torch import nn
 
-from ..network_file import CRELU, DEFAULT_QA, DEFAULT_QB, INPUTS, SCRELU
+from ..network_file import CRELU, DEFAULT_QA, DEFAULT_QB, INPUTS, SCRELU, check_buckets
 from .features import PAD
 
 # Weight bounds that keep the quantized file in range (bullet uses the same
@@ -22,16 +24,18 @@ assert WEIGHT_CLIP * DEFAULT_QB <= 127 and (1 + 32) * WEIGHT_CLIP * DEFAULT_QA <
 
 
 class PerspectiveNet(nn.Module):
-    def __init__(self, hidden: int = 128, activation: int = SCRELU):
+    def __init__(self, hidden: int = 128, activation: int = SCRELU, buckets: int = 1):
         super().__init__()
         if hidden % 16 or not 16 <= hidden <= 2048:
             raise ValueError(f"hidden size {hidden} is not a multiple of 16 in 16..2048")
+        check_buckets(buckets)
         self.hidden = hidden
         self.activation = activation
+        self.buckets = buckets
         # one extra all-zero row (PAD) absorbs the padding of boards with < 32 pieces
         self.features = nn.EmbeddingBag(INPUTS + 1, hidden, mode="sum", padding_idx=PAD)
         self.feature_bias = nn.Parameter(torch.zeros(hidden))
-        self.output = nn.Linear(2 * hidden, 1)
+        self.output = nn.Linear(2 * hidden, buckets)   # row b: bucket b's output weights
         with torch.no_grad():
             # about 30 pieces per board: accumulators start near N(0, 0.3)
             self.features.weight.normal_(0.0, 0.05)
@@ -45,7 +49,12 @@ class PerspectiveNet(nn.Module):
     def forward(self, stm: torch.Tensor, other: torch.Tensor) -> torch.Tensor:
         us = self.activate(self.features(stm) + self.feature_bias)
         them = self.activate(self.features(other) + self.feature_bias)
-        return self.output(torch.cat([us, them], dim=1)).squeeze(1)
+        outputs = self.output(torch.cat([us, them], dim=1))
+        if self.buckets == 1:
+            return outputs.squeeze(1)
+        pieces = (stm != PAD).sum(dim=1)
+        bucket = ((pieces - 2) * self.buckets // 32).clamp(0, self.buckets - 1)
+        return outputs.gather(1, bucket.unsqueeze(1)).squeeze(1)
 
     @torch.no_grad()
     def clip_weights(self) -> None:
