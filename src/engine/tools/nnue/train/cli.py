@@ -42,7 +42,8 @@ def add_arguments(parser):
     parser.add_argument("--threads", type=int, help="CPU threads for torch (default: torch's choice)")
     parser.add_argument("--device", default="auto", help="auto (CUDA when present), cpu, cuda, cuda:1, ...")
     parser.add_argument("--checkpoint", metavar="PATH", help="save the training state here after every epoch")
-    parser.add_argument("--resume", metavar="PATH", help="continue from a checkpoint (same --hidden/--activation/--output-buckets)")
+    parser.add_argument("--resume", metavar="PATH",
+                        help="continue from a checkpoint (same --hidden, --activation and --output-buckets)")
     parser.add_argument("--baseline", action="store_true",
                         help="also print the validation loss of the hand-written evaluation")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -143,8 +143,9 @@ class Trainer:
         state = torch.load(path, map_location=self.config.device, weights_only=True)
         saved = state["config"]
         for key in ("hidden", "activation", "buckets"):
-            if saved.get(key, 1) != getattr(self.config, key):
-                raise ValueError(f"checkpoint {path} has {key} {saved[key]}, this run {getattr(self.config, key)}")
+            value = saved.get(key, 1)       # checkpoints older than output buckets had one
+            if value != getattr(self.config, key):
+                raise ValueError(f"checkpoint {path} has {key} {value}, this run {getattr(self.config, key)}")
         self.config.seed = saved["seed"]     # the rest of the run shuffles as the run would have
         self.model.load_state_dict(state["model"])
         self.optimizer.load_state_dict(state["optimizer"])
