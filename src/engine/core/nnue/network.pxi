@@ -28,6 +28,7 @@ cdef struct NnueNet:
     int32_t clip              # min(QA, 32767): the accumulators are int16
     int64_t qaqb              # QA * QB, the output's divisor
     bint sum_fits_int32       # every possible output sum fits int32 (faster loop)
+    bint product_fits_int16   # clip * |output weight| <= 32767: SCReLU's v * w fits int16 (fastest loop)
     int16_t *weights          # [768][H], feature-major
     int16_t *bias             # [H]
     int16_t *out_weights      # [B][2H]: per bucket, the side to move's half, then the other side's
@@ -72,7 +73,7 @@ cdef NnueNet *nnue_net_from_bytes(bytes data) except NULL:
     cdef NnueNet *net
     cdef size_t count
     cdef int64_t bound, worst = 0
-    cdef int j, b, h
+    cdef int j, b, h, widest = 0
     if n < NNUE_HEADER + 4:
         raise ValueError(f"truncated: {n} bytes is shorter than the header")
     magic, version, inputs, hidden, activation, qa, qb, scale, field = struct.unpack_from("<8sIIIIiiiI", data)
@@ -130,6 +131,9 @@ cdef NnueNet *nnue_net_from_bytes(bytes data) except NULL:
                       * abs(net.out_weights[b * 2 * h + j]))
         worst = bound if bound > worst else worst
     net.sum_fits_int32 = worst < 2147483647
+    for j in range(buckets * 2 * h):
+        widest = abs(net.out_weights[j]) if abs(net.out_weights[j]) > widest else widest
+    net.product_fits_int16 = <int64_t>net.clip * widest <= 32767
     return net
 
 cdef str import_endianness():
