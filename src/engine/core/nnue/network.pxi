@@ -73,7 +73,7 @@ cdef NnueNet *nnue_net_from_bytes(bytes data) except NULL:
     cdef NnueNet *net
     cdef size_t count
     cdef int64_t bound, worst = 0
-    cdef int j, b, h, widest = 0
+    cdef int j, b, h, weight, widest = 0
     if n < NNUE_HEADER + 4:
         raise ValueError(f"truncated: {n} bytes is shorter than the header")
     magic, version, inputs, hidden, activation, qa, qb, scale, field = struct.unpack_from("<8sIIIIiiiI", data)
@@ -124,15 +124,15 @@ cdef NnueNet *nnue_net_from_bytes(bytes data) except NULL:
     net.qaqb = <int64_t>qa * qb
     # The bound of |sum| over all 2H output terms (in the worst bucket) decides
     # whether int32 lanes are exact for this network (they are for trained nets).
+    # The widest single weight decides whether SCReLU's v * w fits int16.
     for b in range(buckets):
         bound = 0
         for j in range(2 * h):
-            bound += ((<int64_t>net.clip * (net.clip if activation == NNUE_SCRELU else 1))
-                      * abs(net.out_weights[b * 2 * h + j]))
+            weight = abs(net.out_weights[b * 2 * h + j])
+            bound += (<int64_t>net.clip * (net.clip if activation == NNUE_SCRELU else 1)) * weight
+            widest = weight if weight > widest else widest
         worst = bound if bound > worst else worst
     net.sum_fits_int32 = worst < 2147483647
-    for j in range(buckets * 2 * h):
-        widest = abs(net.out_weights[j]) if abs(net.out_weights[j]) > widest else widest
     net.product_fits_int16 = <int64_t>net.clip * widest <= 32767
     return net
 

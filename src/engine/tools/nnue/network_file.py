@@ -153,8 +153,8 @@ def from_bytes(data: bytes) -> Network:
     magic, version, inputs, hidden, activation, qa, qb, scale, field = HEADER.unpack_from(data)
     if magic != MAGIC:
         raise NetworkFileError(f"not a Vireo network (magic {magic!r}, expected {MAGIC!r})")
-    if version not in (1, 2):
-        raise NetworkFileError(f"network version {version}, this engine reads versions 1 and 2")
+    if not 1 <= version <= VERSION:
+        raise NetworkFileError(f"network version {version}, this engine reads versions 1 and {VERSION}")
     if inputs != INPUTS:
         raise NetworkFileError(f"{inputs} inputs, this engine has {INPUTS} features")
     if hidden % 16 or not 16 <= hidden <= 2048:
