@@ -17,6 +17,8 @@
 #   OPENINGS     PGN of openings                       (../shared/data/openings/8moves_v3.pgn)
 #   OUTDIR       PGN and result files                  (ladder-out)
 #   VIREO        command that starts Vireo             (python3 -m engine)
+#   EVAL         nnue or classical: sets `Use NNUE`    (as shipped); names Vireo-NNUE
+#                or Vireo-classical in the PGN, plain Vireo as shipped
 # Each match runs until SECONDS (default 480) have passed, then is stopped as
 # with Ctrl-C: the runner prints the results so far and keeps a valid PGN
 # (only the games in flight are lost).
@@ -29,6 +31,12 @@ read -r -a opponents <<< "${OPPONENTS:-fairymax phalanx glaurung toga2 ethereal}
 read -r -a slots <<< "${SLOTS:-2 2 4 4 4}"
 read -r -a adjudicate <<< "${ADJUDICATE:-}"
 vireo=${VIREO:-python3 -m engine}
+case "${EVAL:-}" in
+  nnue) vireo_words=(name=Vireo-NNUE "option.Use NNUE=true") ;;
+  classical) vireo_words=(name=Vireo-classical "option.Use NNUE=false") ;;
+  "") vireo_words=(name=Vireo) ;;
+  *) echo "EVAL is nnue or classical, not ${EVAL}" >&2; exit 2 ;;
+esac
 mkdir -p "$out"
 [ "${#slots[@]}" -eq "${#opponents[@]}" ] || { echo "SLOTS needs one number for each of: ${opponents[*]}" >&2; exit 2; }
 
@@ -43,7 +51,7 @@ play() {   # play NAME SLOTS WORDS...
   local name=$1 conc=$2
   shift 2
   timeout -s INT "$seconds" python3 -m engine match \
-      --engine "cmd=$vireo" name=Vireo option.Hash=64 option.Threads=1 \
+      --engine "cmd=$vireo" "${vireo_words[@]}" option.Hash=64 option.Threads=1 \
       --engine "$@" \
       --each tc=10+0.1 --games 1000 --concurrency "$conc" "${adjudicate[@]}" \
       --openings file="$openings" order=random --seed "${SEED:-2026}" \
