@@ -9,6 +9,10 @@ what a second thread brings (time to depth).
         # native reference builds (../shared/references/build.sh), and Vireo's
         # bench also with each network (NNUE) beside the classical evaluation
 
+The `vireo` row is the classical evaluation (`vireo bench --classical`); to
+measure the engine as it plays by default, add the shipped network with
+`--nnue src/engine/data/vireo.nnue`. Time to depth (--threads) is classical.
+
 Each round runs the three benches one after another, so that a machine shared
 with other work slows all of them alike; the ratio is taken per round and the
 median reported. Ethereal's and Stockfish's figures are the `NPS`/`Nodes/second`

@@ -2,7 +2,8 @@
 
 When a change alters the search or the evaluation on purpose, update
 BENCH_SIGNATURE below to the new `Nodes searched` of `vireo bench` (default
-depth, 16 MB, one thread) and write `Bench: N` in the commit message.
+depth, 16 MB, one thread, the shipped network) and write `Bench: N` in the
+commit message; CLASSICAL_SIGNATURE is `vireo bench --classical`'s.
 """
 import os
 import re
@@ -15,7 +16,8 @@ from engine.uci import bench
 from engine._core import Position, Search
 from conftest import REPO
 
-BENCH_SIGNATURE = 3929905
+BENCH_SIGNATURE = 3657137
+CLASSICAL_SIGNATURE = 3929905
 
 SRC = str(REPO / "src")
 
@@ -34,6 +36,12 @@ def test_bench_signature():
         "update BENCH_SIGNATURE and say `Bench: N` in the commit")
 
 
+def test_classical_bench_signature():
+    total, _, _ = bench.run_bench(nnue_file=None)
+    assert total == CLASSICAL_SIGNATURE, (
+        f"classical bench signature changed: {total} (pinned {CLASSICAL_SIGNATURE})")
+
+
 def test_bench_positions_are_valid_and_varied():
     boards = [chess.Board(fen) for fen in bench.BENCH_POSITIONS]
     assert 30 <= len(boards) <= 50 and len(set(bench.BENCH_POSITIONS)) == len(boards)
@@ -50,8 +58,12 @@ def test_bench_command_line_prints_the_summary():
     nodes = re.search(r"^Nodes searched: (\d+)$", result.stdout, re.M)
     nps = re.search(r"^Nodes/second: (\d+)$", result.stdout, re.M)
     assert nodes and nps and int(nodes.group(1)) > 0
-    # The same depth through the API gives the same count.
+    # The same depth through the API gives the same count, with either evaluation.
     assert int(nodes.group(1)) == bench.run_bench(depth=5)[0]
+    classical = vireo("bench", "5", "16", "1", "--quiet", "--classical")
+    assert classical.returncode == 0, classical.stderr
+    counted = int(re.search(r"^Nodes searched: (\d+)$", classical.stdout, re.M).group(1))
+    assert counted == bench.run_bench(depth=5, nnue_file=None)[0] != int(nodes.group(1))
 
 
 def test_bench_rejects_bad_arguments():

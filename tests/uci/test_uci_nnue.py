@@ -16,12 +16,23 @@ def write(tmp_path, name="net.nnue", hidden=32, seed=41):
     return path
 
 
-def test_options_are_declared_with_classical_default():
+def test_options_are_declared_with_the_network_on():
     with popen_uci() as engine:
         assert engine.options["EvalFile"].type == "string"
         assert engine.options["EvalFile"].default in ("", "<empty>")   # UCI writes an empty default so
         assert engine.options["Use NNUE"].type == "check"
-        assert engine.options["Use NNUE"].default is False
+        assert engine.options["Use NNUE"].default is True
+
+
+def test_default_engine_searches_with_the_shipped_network():
+    """No setoption at all: the first isready loads the shipped network and
+    the search uses it; `Use NNUE false` gives the classical evaluation."""
+    text = "\n".join(raw_session("isready", "position startpos", "eval", "go depth 3"))
+    assert re.search(r"info string EvalFile: loaded .*vireo\.nnue", text), text
+    assert re.search(r"NNUE evaluation: [+-]\d+\.\d\d .*vireo\.nnue, \d+ neurons; used by the search", text), text
+    off = "\n".join(raw_session("setoption name Use NNUE value false", "position startpos", "eval"))
+    assert "Final evaluation" in off, off
+    assert re.search(r"NNUE evaluation: [+-]\d+\.\d\d .*vireo\.nnue, \d+ neurons; Use NNUE is off", off), off
 
 
 def test_plays_with_a_network(tmp_path):
@@ -104,3 +115,15 @@ def test_bench_with_a_network(tmp_path):
     assert int(re.search(r"Nodes searched: (\d+)", result.stdout).group(1)) > 0
     bad = vireo("bench", "4", "16", "1", "--quiet", "--nnue", str(tmp_path / "absent.nnue"))
     assert bad.returncode == 2 and "cannot read network file" in bad.stderr
+    both = vireo("bench", "4", "--nnue", str(path), "--classical")
+    assert both.returncode == 2 and "not allowed with" in both.stderr
+
+
+def test_uci_bench_keeps_the_network_of_the_options(tmp_path):
+    """`bench` loads the shipped network into the core; the EvalFile the GUI
+    chose is back before the next search."""
+    good = write(tmp_path)
+    text = "\n".join(raw_session(f"setoption name EvalFile value {good}", "bench 2 16 1 --quiet",
+                                 "position startpos", "eval"))
+    assert "Nodes searched" in text, text
+    assert re.search(rf"NNUE evaluation: [+-]\d+\.\d\d .*{re.escape(str(good))}, 32 neurons; used by the search", text), text

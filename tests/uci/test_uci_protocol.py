@@ -31,6 +31,8 @@ class Harness:
         self.search = search or FakeSearch()
         core = SimpleNamespace(Position=_core.Position, Search=lambda: self.search)
         self.engine = UciEngine(Output(self), core=core, rng=random.Random(7), **engine_kwargs)
+        # this core has no network: the protocol runs on the classical evaluation
+        self.send("setoption name Use NNUE value false")
         self.send("setoption name OwnBook value false")
 
     # the Output stream interface

@@ -31,7 +31,7 @@ def test_declarations_use_the_usual_casing():
     assert "option name SyzygyPath type string default <empty>" in lines
     assert "option name Clear Hash type button" in lines
     assert "option name EvalFile type string default <empty>" in lines
-    assert "option name Use NNUE type check default false" in lines
+    assert "option name Use NNUE type check default true" in lines
 
 
 def test_the_readme_option_table_lists_exactly_the_declared_options():

@@ -7,6 +7,9 @@ depth with a cleared hash table, one position after another, as Stockfish's
 `bench` does. The total node count is the signature: any change that should
 not alter the search keeps it (tests/uci/test_bench.py pins it), and a commit that
 changes it says `Bench: N` in its message. Nodes/second is the speed figure.
+It evaluates as the engine does by default, with the shipped network
+(`--nnue FILE`: another network; `--classical`: the hand-written evaluation,
+whose signature the tests pin too).
 """
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ import time
 
 from .. import _core
 from .._core import Position, Search
+from .network import SHIPPED_NETWORK
 
 DEFAULT_DEPTH = 13
 DEFAULT_HASH_MB = 16
@@ -82,17 +86,20 @@ def add_arguments(parser) -> None:
                         help=f"search threads (default {DEFAULT_THREADS})")
     parser.add_argument("--quiet", action="store_true",
                         help="print only the summary lines")
-    parser.add_argument("--nnue", metavar="FILE", default=None,
-                        help="evaluate with this network file instead of the classical evaluation")
+    evaluation = parser.add_mutually_exclusive_group()
+    evaluation.add_argument("--nnue", metavar="FILE", default=None,
+                            help="evaluate with this network file (default: the shipped network)")
+    evaluation.add_argument("--classical", action="store_true",
+                            help="evaluate with the classical (hand-written) evaluation")
 
 
 def run_bench(depth: int = DEFAULT_DEPTH, hash_mb: int = DEFAULT_HASH_MB,
-              threads: int = DEFAULT_THREADS, report=None, nnue_file=None):
+              threads: int = DEFAULT_THREADS, report=None, nnue_file=str(SHIPPED_NETWORK)):
     """Search every bench position; returns (total nodes, elapsed seconds,
     [(fen, nodes, best move), ...]). report(index, fen, nodes, best) is
     called after each position when given. nnue_file: evaluate with that
-    network (ValueError when it cannot be loaded) instead of the classical
-    evaluation."""
+    network (ValueError when it cannot be loaded), as the engine does by
+    default; None: with the classical evaluation."""
     search = Search()
     search.set_hash(hash_mb)
     search.set_threads(threads)
@@ -141,7 +148,9 @@ def run(args) -> int:
                   flush=True)
 
     try:
-        total, elapsed, _ = run_bench(depth, hash_mb, threads, report, getattr(args, "nnue", None))
+        nnue_file = None if getattr(args, "classical", False) else (
+            getattr(args, "nnue", None) or str(SHIPPED_NETWORK))
+        total, elapsed, _ = run_bench(depth, hash_mb, threads, report, nnue_file)
     except (MemoryError, ValueError) as exc:
         print(f"vireo bench: {exc}", file=sys.stderr)
         return 2

@@ -91,7 +91,10 @@ class UciEngine:
         self.books = BookSlot(self.say)
         self.tablebases = TablebaseSlot(self.say)
         self.network = NetworkSlot(self.say, core, self.search)
-        self.pending: Dict[str, object] = {}   # core settings to apply once the search is idle
+        # core settings to apply once the search is idle; the network of the
+        # default options (Use NNUE on, the shipped file) loads at the first
+        # isready, go, setoption or eval, so its info string follows `uci`
+        self.pending: Dict[str, object] = {"network": True}
         self.extras = ExtraCommands(self)
         self.handlers: Dict[str, Callable[[list, str], Optional[bool]]] = {
             "uci": self.cmd_uci, "isready": self.cmd_isready, "ucinewgame": self.cmd_ucinewgame,

@@ -161,5 +161,5 @@ def build_option_table(*, elo_min: int, elo_max: int, elo_default: int,
         Option("SyzygyProbeLimit", "spin", 7, 0, 7),      # most pieces probed
         Option("Syzygy50MoveRule", "check", True),
         Option("EvalFile", "string", ""),                 # empty: the network shipped with the engine
-        Option("Use NNUE", "check", False),               # False: the classical evaluation
+        Option("Use NNUE", "check", True),                # False: the classical evaluation
     ])
