@@ -50,7 +50,10 @@ ethereal=(cmd="${ETHEREAL:-$dir/ethereal-chess}" option.Threads=1 option.Hash=64
 play() {   # play NAME SLOTS WORDS...
   local name=$1 conc=$2
   shift 2
-  timeout -s INT "$seconds" python3 -m engine match \
+  # --foreground: the INT goes to the runner alone. Without it timeout also
+  # signals its whole process group, the runner takes that as a second Ctrl-C
+  # and aborts without its summary (it happened to a 25-minute run).
+  timeout --foreground -s INT "$seconds" python3 -m engine match \
       --engine "cmd=$vireo" "${vireo_words[@]}" option.Hash=64 option.Threads=1 \
       --engine "$@" \
       --each tc=10+0.1 --games 1000 --concurrency "$conc" "${adjudicate[@]}" \
