@@ -68,7 +68,7 @@ class ExtraCommands:
         if engine.runner.busy():
             engine.say("eval: not while searching (send stop first)")
             return
-        engine._apply_pending()   # the network of the options, as a search would use it
+        engine.apply_settings()   # the network of the options, as a search would use it
         position = engine.game.position
         terms = engine.search.eval_terms(position)
         width = max((len(str(name)) for name in terms), default=0)
@@ -133,11 +133,7 @@ class ExtraCommands:
         with contextlib.redirect_stdout(_LineWriter(self.out)) as writer:
             status = bench.run(parsed)
         writer.close()
-        # bench loads its own network into the core (which holds one): bring
-        # back the one the options name before the next search
-        engine.network.loaded_option = None
-        engine.pending["network"] = True
-        engine._apply_pending()
+        engine.reload_network()   # bench loaded its own network into the core
         if status:
             engine.say(f"bench ended with status {status} (its message is on stderr)")
 

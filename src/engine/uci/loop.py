@@ -300,6 +300,18 @@ class UciEngine:
             self.say(f"{key} takes effect when the current search ends")
         self._apply_pending()
 
+    def apply_settings(self) -> None:
+        """Bring the core in line with the options now (the `eval` command
+        shows what a search would use); waits, as always, for an idle search."""
+        self._apply_pending()
+
+    def reload_network(self) -> None:
+        """Something else (bench) loaded its own network into the core, which
+        holds one: load the one the options name again before the next search."""
+        self.network.loaded_option = None
+        self.pending["network"] = True
+        self._apply_pending()
+
     def _apply_pending(self) -> None:
         """Hash size, threads, clearing, the book and the Syzygy tables touch what
         the search reads: only while it is idle."""
