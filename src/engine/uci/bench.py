@@ -87,7 +87,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--quiet", action="store_true",
                         help="print only the summary lines")
     evaluation = parser.add_mutually_exclusive_group()
-    evaluation.add_argument("--nnue", metavar="FILE", default=None,
+    evaluation.add_argument("--nnue", metavar="FILE", default=str(SHIPPED_NETWORK),
                             help="evaluate with this network file (default: the shipped network)")
     evaluation.add_argument("--classical", action="store_true",
                             help="evaluate with the classical (hand-written) evaluation")
@@ -148,9 +148,8 @@ def run(args) -> int:
                   flush=True)
 
     try:
-        nnue_file = None if getattr(args, "classical", False) else (
-            getattr(args, "nnue", None) or str(SHIPPED_NETWORK))
-        total, elapsed, _ = run_bench(depth, hash_mb, threads, report, nnue_file)
+        total, elapsed, _ = run_bench(depth, hash_mb, threads, report,
+                                      None if args.classical else args.nnue)
     except (MemoryError, ValueError) as exc:
         print(f"vireo bench: {exc}", file=sys.stderr)
         return 2

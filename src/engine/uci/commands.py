@@ -68,7 +68,7 @@ class ExtraCommands:
         if engine.runner.busy():
             engine.say("eval: not while searching (send stop first)")
             return
-        engine.apply_settings()   # the network of the options, as a search would use it
+        engine.apply_pending()   # the network of the options, as a search would use it
         position = engine.game.position
         terms = engine.search.eval_terms(position)
         width = max((len(str(name)) for name in terms), default=0)

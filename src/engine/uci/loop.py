@@ -157,7 +157,7 @@ class UciEngine:
         self.out.send("uciok")
 
     def cmd_isready(self, args, line):
-        self._apply_pending()  # returns at once while a search runs
+        self.apply_pending()  # returns at once while a search runs
         self.out.send("readyok")
 
     def cmd_register(self, args, line):
@@ -180,7 +180,7 @@ class UciEngine:
         if self.runner.busy():
             self.say("ucinewgame during a search: the hash is cleared when it ends")
         self.pending["clear"] = True
-        self._apply_pending()
+        self.apply_pending()
         self.lag.clear()
 
     def cmd_position(self, args, line):
@@ -233,7 +233,7 @@ class UciEngine:
         if not self.position_given:
             self.say("go before any position: searching the start position")
             self.position_given = True
-        self._apply_pending()
+        self.apply_pending()
         if go.perft is not None:
             self.extras.start_perft(go.perft)
             return
@@ -298,23 +298,18 @@ class UciEngine:
             self.pending["network"] = True
         if self.runner.busy() and key in ("Hash", "Threads", "Clear Hash", "EvalFile", "Use NNUE"):
             self.say(f"{key} takes effect when the current search ends")
-        self._apply_pending()
-
-    def apply_settings(self) -> None:
-        """Bring the core in line with the options now (the `eval` command
-        shows what a search would use); waits, as always, for an idle search."""
-        self._apply_pending()
+        self.apply_pending()
 
     def reload_network(self) -> None:
         """Something else (bench) loaded its own network into the core, which
         holds one: load the one the options name again before the next search."""
         self.network.loaded_option = None
         self.pending["network"] = True
-        self._apply_pending()
+        self.apply_pending()
 
-    def _apply_pending(self) -> None:
-        """Hash size, threads, clearing, the book and the Syzygy tables touch what
-        the search reads: only while it is idle."""
+    def apply_pending(self) -> None:
+        """Hash size, threads, clearing, the network, the book and the Syzygy
+        tables touch what the search reads: only while it is idle."""
         if self.runner.busy() or not self.pending:
             return
         pending, self.pending = self.pending, {}
