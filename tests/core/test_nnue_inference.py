@@ -126,3 +126,19 @@ def test_accumulator_values_equal_reference(tmp_path, no_network):
         position = Position(board.fen())
         assert position.nnue_accumulators() == [nf.accumulator(net, white).tolist(),
                                                 nf.accumulator(net, black).tolist()]
+
+
+def test_search_reads_the_network_at_the_classical_scale(tmp_path, no_network, data_fens):
+    # The search's static evaluation is the network's output times 4/5,
+    # truncated toward zero (so a position and its mirror read the same
+    # magnitude) and kept inside +-30000 (networks with huge outputs).
+    for net in (nf.random_network(32, nf.SCRELU, seed=17), custom_network(32, nf.SCRELU, 18, out=32767)):
+        load(tmp_path, net)
+        seen = set()
+        for fen in data_fens[:500]:
+            position = Position(fen)
+            raw = position.nnue_eval()
+            expected = max(-30000, min(30000, int(raw * 4 / 5)))
+            assert position.nnue_search_eval() == expected, fen
+            seen.add((raw > 0) - (raw < 0))
+        assert seen == {-1, 1}

@@ -58,6 +58,12 @@ cdef class Position:
         self.pos.nnue = self.stack
         return nnue_evaluate(self.pos)
 
+    def nnue_search_eval(self):
+        """nnue_eval as the search reads it: at the classical evaluation's
+        scale (times 4/5, core/nnue/infer.pxi), the static evaluation that
+        its pruning margins and reported scores start from."""
+        return nnue_search_scale(self.nnue_eval())
+
     def nnue_eval_full(self):
         """The same evaluation from a full refresh (the oracle for nnue_eval)."""
         cdef int16_t *scratch
