@@ -83,7 +83,7 @@ class ExtraCommands:
             used = "used by the search" if engine.search.get_option("use_nnue") else "Use NNUE is off"
             self.out.send(f"NNUE evaluation: {position.nnue_search_eval() / 100:+.2f} (side to move: {side}; "
                           f"{info['path']}, {info['hidden']} neurons; {used}; "
-                          f"the network's output {position.nnue_eval() / 100:+.2f} at the classical scale, x4/5)")
+                          f"read as 4/5 of the network's output {position.nnue_eval() / 100:+.2f}: the classical scale)")
 
     def start_perft(self, depth: int) -> None:
         engine = self.engine
