@@ -113,16 +113,10 @@ cdef int64_t nnue_evaluate_full(const Pos *pos, int16_t *scratch) noexcept nogil
 # (P(win) = 1 / (1 + 10^(-cp/K)), 8,456 positions of ../shared/data/tuning)
 # the network's K is 640 against the classical 515, a ratio of 1.24, so the
 # search reads the network's output times 4/5 (the classical scale).
-cdef int NNUE_SEARCH_NUM = 4
-cdef int NNUE_SEARCH_DEN = 5
-
-cdef inline int eval_for_search(Pos *pos, PawnEntry *pawns) noexcept nogil:
-    """What the search calls: the network when this position carries
-    accumulators (the search's use_nnue), at the classical scale, else the
-    classical evaluation (pawns: the searching thread's own pawn cache)."""
-    if pos.nnue == NULL:
-        return evaluate(pos, pawns)
-    return nnue_search_scale(nnue_evaluate(pos))
+# Compile-time constants: the division by 5 becomes a multiply and a shift.
+cdef enum:
+    NNUE_SEARCH_NUM = 4
+    NNUE_SEARCH_DEN = 5
 
 cdef inline int nnue_search_scale(int64_t v) noexcept nogil:
     """The network's output as the search reads it: times 4/5 (C division,
@@ -133,3 +127,11 @@ cdef inline int nnue_search_scale(int64_t v) noexcept nogil:
     if v < -30000:
         return -30000
     return <int>v
+
+cdef inline int eval_for_search(Pos *pos, PawnEntry *pawns) noexcept nogil:
+    """What the search calls: the network when this position carries
+    accumulators (the search's use_nnue), at the classical scale, else the
+    classical evaluation (pawns: the searching thread's own pawn cache)."""
+    if pos.nnue == NULL:
+        return evaluate(pos, pawns)
+    return nnue_search_scale(nnue_evaluate(pos))
