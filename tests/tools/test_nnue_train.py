@@ -208,3 +208,74 @@ def test_bad_data_is_refused(tmp_path):
     assert result.returncode == 2 and "whole number" in result.stderr and "Traceback" not in result.stderr
     result = vireo("train", str(tmp_path / "missing.bin"), "--quiet")
     assert result.returncode == 2 and "cannot read" in result.stderr
+
+
+@pytest.mark.parametrize("buckets, activation", [(1, 1), (4, 1), (1, 0)], ids=["screlu", "4-buckets", "crelu"])
+def test_dequantize_is_the_inverse_of_quantize(buckets, activation):
+    """--init: a network file becomes the float network whose quantization it
+    is, so a generation that starts from it starts from exactly its weights."""
+    needs_torch()
+    from engine.tools.nnue.network_file import random_network
+    from engine.tools.nnue.train.export import dequantize, quantize
+    net = random_network(hidden=32, activation=activation, seed=5, buckets=buckets)
+    back = quantize(dequantize(net))
+    for name in ("feature_weights", "feature_bias", "output_weights", "output_bias"):
+        assert np.array_equal(getattr(back, name), getattr(net, name)), name
+    assert (back.hidden, back.activation, back.buckets) == (net.hidden, net.activation, net.buckets)
+
+
+def test_dequantize_folds_another_scale_into_the_output(data_fens):
+    """A file whose SCALE is not the trainer's evaluates the same after the round
+    trip: the float network's output is read at the default SCALE."""
+    needs_torch()
+    from engine.tools.nnue.network_file import random_network
+    from engine.tools.nnue.train.export import dequantize, quantize
+    net = random_network(hidden=32, seed=6)
+    net.output_weights = (net.output_weights // 4) * 2    # halving is exact, and inside the clip
+    net.output_bias = (net.output_bias // 2) * 2
+    net.scale = 200
+    boards = [chess.Board(fen) for fen in data_fens[:50]]
+    before = np.array([reference_eval(net, b) for b in boards])
+    after = np.array([reference_eval(quantize(dequantize(net)), b) for b in boards])
+    assert np.std(before) > 20 and np.max(np.abs(before - after)) <= 2
+
+
+def test_init_starts_from_the_network_file(records_file, tmp_path):
+    """`vireo train --init NET --epochs 0 --export OUT` writes NET again, byte for
+    byte, taking its shape from the file; a clashing shape or a bad file is refused."""
+    needs_torch()
+    from engine.tools.nnue.network_file import random_network, write_network
+    source = tmp_path / "source.nnue"
+    write_network(source, random_network(hidden=48, seed=7, buckets=2))
+    out = tmp_path / "out.nnue"
+    result = vireo("train", str(records_file), "--init", str(source), "--epochs", "0", "--quiet",
+                   "--export", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "48x2 screlu network, 2 output buckets" in result.stdout and "starting from" in result.stdout
+    assert out.read_bytes() == source.read_bytes()
+    clash = vireo("train", str(records_file), "--init", str(source), "--hidden", "32", "--quiet")
+    assert clash.returncode == 2 and "--hidden 32, but --init" in clash.stderr and "Traceback" not in clash.stderr
+    (tmp_path / "bad.nnue").write_bytes(b"VIREONN1" + bytes(30))
+    bad = vireo("train", str(records_file), "--init", str(tmp_path / "bad.nnue"), "--quiet")
+    assert bad.returncode == 2 and "--init" in bad.stderr and "Traceback" not in bad.stderr
+    both = vireo("train", str(records_file), "--init", str(source), "--resume", str(tmp_path / "x.pt"))
+    assert both.returncode == 2 and "give one" in both.stderr
+
+
+def test_score_scale_reads_the_data_scores_scaled(records_file):
+    """--score-scale s: the loss is the loss of the same data with every search
+    score times s (the result part untouched)."""
+    needs_torch()
+    from engine.tools.nnue.train.data import Dataset
+    from engine.tools.nnue.train.loop import Trainer
+    torch.manual_seed(0)
+    dataset = Dataset([str(records_file)], validation=0.1)
+    plain = Trainer(small_config(), dataset)
+    scaled = Trainer(small_config(score_scale=1.25), dataset)
+    scaled.model.load_state_dict(plain.model.state_dict())
+    stm, other, score, result = plain.tensors(dataset.gather(dataset.train))
+    with torch.no_grad():
+        assert float(scaled.loss(stm, other, score, result)) == pytest.approx(
+            float(plain.loss(stm, other, score * 1.25, result)), rel=1e-6)
+        assert float(scaled.loss(stm, other, score, result)) != pytest.approx(
+            float(plain.loss(stm, other, score, result)), rel=1e-6)

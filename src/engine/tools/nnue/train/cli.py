@@ -16,14 +16,17 @@ from ..network_file import ACTIVATIONS, MAX_BUCKETS
 def add_arguments(parser):
     parser.add_argument("data", nargs="+", help="Marlinformat files (from vireo datagen, or converted)")
     parser.add_argument("--export", metavar="OUT.nnue", help="write the quantized network the core loads")
-    parser.add_argument("--hidden", type=int, default=128,
-                        help="accumulator neurons per side (default 128: a multiple of 16; "
+    parser.add_argument("--hidden", type=int,
+                        help="accumulator neurons per side (default 128, or --init's: a multiple of 16; "
                              "cheap to update in the search, and enough for a first data set)")
-    parser.add_argument("--activation", choices=sorted(ACTIVATIONS), default="screlu",
-                        help="clipped activation (default screlu)")
-    parser.add_argument("--output-buckets", type=int, default=1, metavar="B",
-                        help="output buckets chosen by the number of pieces on the board (default 1; "
-                             "8 gives one per 4 pieces)")
+    parser.add_argument("--activation", choices=sorted(ACTIVATIONS),
+                        help="clipped activation (default screlu, or --init's)")
+    parser.add_argument("--output-buckets", type=int, metavar="B",
+                        help="output buckets chosen by the number of pieces on the board (default 1, or "
+                             "--init's; 8 gives one per 4 pieces)")
+    parser.add_argument("--init", metavar="NET.nnue",
+                        help="start from this network file's weights instead of random ones (a new "
+                             "generation from the current network); its shape is the run's")
     parser.add_argument("--epochs", type=int, default=10, help="passes over the training data (default 10)")
     parser.add_argument("--batch-size", type=int, default=16384, help="positions per step (default 16384)")
     parser.add_argument("--lr", type=float, default=1e-3, help="AdamW learning rate at the start (default 0.001; "
@@ -33,6 +36,11 @@ def add_arguments(parser):
                              "self-play results at 5,000 nodes are noisy, and 0.3 played far worse; docs/nnue.md)")
     parser.add_argument("--sigmoid-scale", type=float, default=400.0,
                         help="K of sigmoid(centipawns / K) in the loss (default 400)")
+    parser.add_argument("--score-scale", type=float, default=1.0,
+                        help="read the data's search scores times this (default 1). The search reads a "
+                             "network at 4/5 of its output, so data searched with a network holds scores "
+                             "smaller than that network's own; this keeps the new one at the old one's "
+                             "scale (docs/nnue.md)")
     parser.add_argument("--validation", type=float, default=0.02,
                         help="fraction of each file (its tail) kept for the validation loss (default 0.02)")
     parser.add_argument("--mirror", action=argparse.BooleanOptionalAction, default=True,
@@ -54,13 +62,43 @@ def _fail(message: str) -> int:
     return 2
 
 
+_SHAPE_DEFAULTS = {"hidden": 128, "activation": "screlu", "output_buckets": 1}
+
+
+def _shape(args):
+    """Fill --hidden, --activation and --output-buckets: from --init's network
+    when one is given (an explicit different value is an error), else the
+    defaults. Returns the network to start from, or None."""
+    start = None
+    if args.init:
+        from ..network_file import NetworkFileError, read_network
+        try:
+            start = read_network(args.init)
+        except NetworkFileError as exc:
+            raise ValueError(f"--init {args.init}: {exc}") from None
+        names = {value: name for name, value in ACTIVATIONS.items()}
+        found = {"hidden": start.hidden, "activation": names[start.activation], "output_buckets": start.buckets}
+        for key, value in found.items():
+            given = getattr(args, key)
+            if given is not None and given != value:
+                option = "--" + key.replace("_", "-")
+                raise ValueError(f"{option} {given}, but --init {args.init} has {value}")
+            setattr(args, key, value)
+    for key, value in _SHAPE_DEFAULTS.items():
+        if getattr(args, key) is None:
+            setattr(args, key, value)
+    return start
+
+
 def _check(args) -> None:
     if args.hidden % 16 or not 16 <= args.hidden <= 2048:
         raise ValueError(f"--hidden {args.hidden} is not a multiple of 16 in 16..2048")
     if not 1 <= args.output_buckets <= MAX_BUCKETS:
         raise ValueError(f"--output-buckets {args.output_buckets} is not in 1..{MAX_BUCKETS}")
-    if args.epochs < 0 or args.batch_size < 1 or args.lr <= 0 or args.sigmoid_scale <= 0:
-        raise ValueError("--epochs must be >= 0; --batch-size, --lr and --sigmoid-scale positive")
+    if args.epochs < 0 or args.batch_size < 1 or args.lr <= 0 or args.sigmoid_scale <= 0 or args.score_scale <= 0:
+        raise ValueError("--epochs must be >= 0; --batch-size, --lr, --sigmoid-scale and --score-scale positive")
+    if args.init and args.resume:
+        raise ValueError("--init and --resume both choose the starting weights: give one")
     if not 0 <= args.wdl <= 1:
         raise ValueError("--wdl must be in [0, 1]")
     if args.threads is not None and args.threads < 1:
@@ -69,6 +107,7 @@ def _check(args) -> None:
 
 def run(args) -> int:
     try:
+        start = _shape(args)
         _check(args)
     except ValueError as exc:
         return _fail(str(exc))
@@ -77,7 +116,7 @@ def run(args) -> int:
     except ImportError:
         return _fail("PyTorch is not installed: pip install 'vireo-chess[train]' (or: pip install torch)")
     from .data import DataError, Dataset
-    from .export import export, worst_case_output_sum
+    from .export import dequantize, export, worst_case_output_sum
     from .loop import TrainConfig, Trainer
 
     device = ("cuda" if torch.cuda.is_available() else "cpu") if args.device == "auto" else args.device
@@ -86,23 +125,26 @@ def run(args) -> int:
     if args.threads:
         torch.set_num_threads(args.threads)
     config = TrainConfig(hidden=args.hidden, activation=ACTIVATIONS[args.activation], buckets=args.output_buckets,
-                         epochs=args.epochs,
-                         batch_size=args.batch_size, lr=args.lr, wdl=args.wdl,
-                         sigmoid_scale=args.sigmoid_scale, seed=args.seed, mirror=args.mirror, device=device,
-                         progress=not args.quiet)
+                         epochs=args.epochs, batch_size=args.batch_size, lr=args.lr, wdl=args.wdl,
+                         sigmoid_scale=args.sigmoid_scale, score_scale=args.score_scale, seed=args.seed,
+                         mirror=args.mirror, device=device, progress=not args.quiet)
     try:
         dataset = Dataset(args.data, args.validation)
         trainer = Trainer(config, dataset)
         if args.resume:
             trainer.load(args.resume)
+        if start is not None:
+            trainer.start_from(dequantize(start).to(device))
     except (DataError, ValueError, OSError, RuntimeError) as exc:
         return _fail(str(exc))
     print(f"{len(dataset.train)} training and {len(dataset.valid)} validation positions; "
           f"{args.hidden}x2 {args.activation} network"
-          f"{f', {args.output_buckets} output buckets' if args.output_buckets > 1 else ''} on {device}", flush=True)
+          f"{f', {args.output_buckets} output buckets' if args.output_buckets > 1 else ''} on {device}"
+          f"{f', starting from {args.init}' if args.init else ''}", flush=True)
     if args.baseline and len(dataset.valid):
         from .baseline import hand_written_loss
-        loss = hand_written_loss(dataset.gather(dataset.valid), config.wdl, config.sigmoid_scale)
+        loss = hand_written_loss(dataset.gather(dataset.valid), config.wdl, config.sigmoid_scale,
+                                 config.score_scale)
         print(f"hand-written evaluation: validation loss {loss:.6f}", flush=True)
     started = time.monotonic()
     while trainer.epoch < config.epochs:

@@ -1,7 +1,11 @@
 """The trained float network to the file the core loads (network_file.py):
 feature weights and biases times QA, output weights times QB, the output
 bias times QA*QB, rounded to the nearest integer. The weight clipping of
-model.py keeps every value inside its integer type."""
+model.py keeps every value inside its integer type.
+
+And back (`dequantize`): a network file as the float network whose
+quantization it is, so that a new generation can start from the current
+network's weights (`vireo train --init`)."""
 from __future__ import annotations
 
 import numpy as np
@@ -28,6 +32,22 @@ def quantize(model: PerspectiveNet, qa: int = DEFAULT_QA, qb: int = DEFAULT_QB,
     )
     net.check()
     return net
+
+
+def dequantize(net: Network) -> PerspectiveNet:
+    """The float network that quantizes to `net` (exactly, for a file written
+    with the default QA, QB and SCALE). A file of another SCALE has its output
+    layer rescaled, because the float network's output is read times the
+    default SCALE; weights past the trainer's clip are clipped."""
+    model = PerspectiveNet(net.hidden, net.activation, net.buckets)
+    rescale = net.scale / DEFAULT_SCALE
+    with torch.no_grad():
+        model.features.weight[:INPUTS] = torch.from_numpy(net.feature_weights / net.qa)
+        model.feature_bias[:] = torch.from_numpy(net.feature_bias / net.qa)
+        model.output.weight[:] = torch.from_numpy(net.output_weights / net.qb * rescale)
+        model.output.bias[:] = torch.from_numpy(net.output_bias / (net.qa * net.qb) * rescale)
+    model.clip_weights()
+    return model
 
 
 def worst_case_output_sum(net: Network) -> int:
