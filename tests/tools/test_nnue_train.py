@@ -252,6 +252,7 @@ def test_init_starts_from_the_network_file(records_file, tmp_path):
                    "--export", str(out))
     assert result.returncode == 0, result.stderr
     assert "48x2 screlu network, 2 output buckets" in result.stdout and "starting from" in result.stdout
+    assert "(the starting network): validation loss" in result.stdout
     assert out.read_bytes() == source.read_bytes()
     clash = vireo("train", str(records_file), "--init", str(source), "--hidden", "32", "--quiet")
     assert clash.returncode == 2 and "--hidden 32, but --init" in clash.stderr and "Traceback" not in clash.stderr

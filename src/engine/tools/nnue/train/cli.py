@@ -146,6 +146,8 @@ def run(args) -> int:
         loss = hand_written_loss(dataset.gather(dataset.valid), config.wdl, config.sigmoid_scale,
                                  config.score_scale)
         print(f"hand-written evaluation: validation loss {loss:.6f}", flush=True)
+    if start is not None and len(dataset.valid):
+        print(f"{args.init} (the starting network): validation loss {trainer.validation_loss():.6f}", flush=True)
     started = time.monotonic()
     while trainer.epoch < config.epochs:
         report = trainer.run_epoch()
