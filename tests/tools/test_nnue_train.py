@@ -262,21 +262,3 @@ def test_init_starts_from_the_network_file(records_file, tmp_path):
     both = vireo("train", str(records_file), "--init", str(source), "--resume", str(tmp_path / "x.pt"))
     assert both.returncode == 2 and "give one" in both.stderr
 
-
-def test_score_scale_reads_the_data_scores_scaled(records_file):
-    """--score-scale s: the loss is the loss of the same data with every search
-    score times s (the result part untouched)."""
-    needs_torch()
-    from engine.tools.nnue.train.data import Dataset
-    from engine.tools.nnue.train.loop import Trainer
-    torch.manual_seed(0)
-    dataset = Dataset([str(records_file)], validation=0.1)
-    plain = Trainer(small_config(), dataset)
-    scaled = Trainer(small_config(score_scale=1.25), dataset)
-    scaled.model.load_state_dict(plain.model.state_dict())
-    stm, other, score, result = plain.tensors(dataset.gather(dataset.train))
-    with torch.no_grad():
-        assert float(scaled.loss(stm, other, score, result)) == pytest.approx(
-            float(plain.loss(stm, other, score * 1.25, result)), rel=1e-6)
-        assert float(scaled.loss(stm, other, score, result)) != pytest.approx(
-            float(plain.loss(stm, other, score, result)), rel=1e-6)

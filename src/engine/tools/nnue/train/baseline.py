@@ -11,9 +11,9 @@ from ..marlinformat import decode
 from .features import batch_features
 
 
-def hand_written_loss(records: np.ndarray, wdl: float, sigmoid_scale: float, score_scale: float = 1.0) -> float:
+def hand_written_loss(records: np.ndarray, wdl: float, sigmoid_scale: float) -> float:
     _stm, _other, score, result = batch_features(records)
     evals = np.array([static_eval(Position(decode(r.tobytes()).board.fen())) for r in records], dtype=np.float64)
     sigmoid = lambda x: 1 / (1 + np.exp(-x / sigmoid_scale))   # noqa: E731
-    target = wdl * result + (1 - wdl) * sigmoid(score * score_scale)
+    target = wdl * result + (1 - wdl) * sigmoid(score)
     return float(np.mean((sigmoid(evals) - target) ** 2))

@@ -36,11 +36,6 @@ def add_arguments(parser):
                              "self-play results at 5,000 nodes are noisy, and 0.3 played far worse; docs/nnue.md)")
     parser.add_argument("--sigmoid-scale", type=float, default=400.0,
                         help="K of sigmoid(centipawns / K) in the loss (default 400)")
-    parser.add_argument("--score-scale", type=float, default=1.0,
-                        help="read the data's search scores times this (default 1). The search reads a "
-                             "network at 4/5 of its output, so data searched with a network holds scores "
-                             "smaller than that network's own; this keeps the new one at the old one's "
-                             "scale (docs/nnue.md)")
     parser.add_argument("--validation", type=float, default=0.02,
                         help="fraction of each file (its tail) kept for the validation loss (default 0.02)")
     parser.add_argument("--mirror", action=argparse.BooleanOptionalAction, default=True,
@@ -95,8 +90,8 @@ def _check(args) -> None:
         raise ValueError(f"--hidden {args.hidden} is not a multiple of 16 in 16..2048")
     if not 1 <= args.output_buckets <= MAX_BUCKETS:
         raise ValueError(f"--output-buckets {args.output_buckets} is not in 1..{MAX_BUCKETS}")
-    if args.epochs < 0 or args.batch_size < 1 or args.lr <= 0 or args.sigmoid_scale <= 0 or args.score_scale <= 0:
-        raise ValueError("--epochs must be >= 0; --batch-size, --lr, --sigmoid-scale and --score-scale positive")
+    if args.epochs < 0 or args.batch_size < 1 or args.lr <= 0 or args.sigmoid_scale <= 0:
+        raise ValueError("--epochs must be >= 0; --batch-size, --lr and --sigmoid-scale positive")
     if args.init and args.resume:
         raise ValueError("--init and --resume both choose the starting weights: give one")
     if not 0 <= args.wdl <= 1:
@@ -126,7 +121,7 @@ def run(args) -> int:
         torch.set_num_threads(args.threads)
     config = TrainConfig(hidden=args.hidden, activation=ACTIVATIONS[args.activation], buckets=args.output_buckets,
                          epochs=args.epochs, batch_size=args.batch_size, lr=args.lr, wdl=args.wdl,
-                         sigmoid_scale=args.sigmoid_scale, score_scale=args.score_scale, seed=args.seed,
+                         sigmoid_scale=args.sigmoid_scale, seed=args.seed,
                          mirror=args.mirror, device=device, progress=not args.quiet)
     try:
         dataset = Dataset(args.data, args.validation)
@@ -143,8 +138,7 @@ def run(args) -> int:
           f"{f', starting from {args.init}' if args.init else ''}", flush=True)
     if args.baseline and len(dataset.valid):
         from .baseline import hand_written_loss
-        loss = hand_written_loss(dataset.gather(dataset.valid), config.wdl, config.sigmoid_scale,
-                                 config.score_scale)
+        loss = hand_written_loss(dataset.gather(dataset.valid), config.wdl, config.sigmoid_scale)
         print(f"hand-written evaluation: validation loss {loss:.6f}", flush=True)
     if start is not None and len(dataset.valid):
         print(f"{args.init} (the starting network): validation loss {trainer.validation_loss():.6f}", flush=True)

@@ -4,10 +4,7 @@ the validation loss after every epoch, checkpoints to resume from.
 Loss (as in bullet and Stockfish's nnue-pytorch): the mean squared error
 between sigmoid(eval / K) and the target  λ * result + (1 - λ) * sigmoid(score / K),
 all from the side to move's view, eval = output * SCALE in centipawns and K the
-sigmoid scale. The data's scores may be read times a factor first (score_scale:
-the search reads a network at 4/5 of its output, so data it searched holds
-scores smaller than the network's own, and the factor keeps the next network
-at the same scale). λ = 0 learns the search scores alone, λ = 1 the results alone.
+sigmoid scale. λ = 0 learns the search scores alone, λ = 1 the results alone.
 
 Deterministic for a given seed and thread count: the initial weights come
 from torch's generator seeded with it, epoch e's shuffle from (seed, e).
@@ -41,7 +38,6 @@ class TrainConfig:
     weight_decay: float = 0.01
     wdl: float = 0.05                # λ, the weight of the game result in the target
     sigmoid_scale: float = 400.0     # K
-    score_scale: float = 1.0         # the data's search scores are read times this
     seed: int = 0
     mirror: bool = True              # reflect half the castling-free boards a <-> h (features.py)
     device: str = "cpu"
@@ -84,7 +80,7 @@ class Trainer:
     def loss(self, stm, other, score, result) -> torch.Tensor:
         k = self.config.sigmoid_scale
         predicted = torch.sigmoid(self.model(stm, other) * DEFAULT_SCALE / k)
-        target = self.config.wdl * result + (1 - self.config.wdl) * torch.sigmoid(score * self.config.score_scale / k)
+        target = self.config.wdl * result + (1 - self.config.wdl) * torch.sigmoid(score / k)
         return torch.mean((predicted - target) ** 2)
 
     def learning_rate(self, step: int) -> float:
