@@ -261,4 +261,3 @@ def test_init_starts_from_the_network_file(records_file, tmp_path):
     assert bad.returncode == 2 and "--init" in bad.stderr and "Traceback" not in bad.stderr
     both = vireo("train", str(records_file), "--init", str(source), "--resume", str(tmp_path / "x.pt"))
     assert both.returncode == 2 and "give one" in both.stderr
-
