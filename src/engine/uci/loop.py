@@ -27,13 +27,14 @@ from . import strength
 from .commands import ExtraCommands
 from .go import GameState, GoSettings, GoTask
 from .lag import LagMeter
-from .options import OptionError, build_option_table, parse_setoption
+from .options import OptionError, OptionTable, build_option_table, parse_setoption
 from .output import Output
 from .parse import GoCommand, UciSyntaxError, parse_go, parse_position
 from .network import NetworkSlot
 from .resources import BookSlot, TablebaseSlot
 from .runner import SearchJob, SearchRunner
 from .timeman import allocate
+from .tune import tune_options
 
 MAX_ECHO = 80  # characters of a bad line quoted back in an info string
 
@@ -41,6 +42,9 @@ MAX_ECHO = 80  # characters of a bad line quoted back in an info string
 def add_arguments(parser) -> None:
     parser.add_argument("--debug", action="store_true",
                         help="start with UCI debug on (extra info strings)")
+    parser.add_argument("--tune", action="store_true",
+                        help="also declare the search's constants as spin options, for tuners "
+                             "(vireo spsa, OpenBench); see uci/tune.py")
 
 
 def run(args) -> int:
@@ -53,7 +57,8 @@ def run(args) -> int:
     real_stdout = sys.stdout
     sys.stdout = sys.stderr  # a stray print() anywhere must not corrupt the protocol
     try:
-        engine = UciEngine(out, core=_core, debug=bool(getattr(args, "debug", False)))
+        engine = UciEngine(out, core=_core, debug=bool(getattr(args, "debug", False)),
+                           tune=bool(getattr(args, "tune", False)))
         engine.serve(sys.stdin.buffer)
         busy = engine.runner.busy()
     finally:
@@ -73,7 +78,7 @@ def _echo(text: str) -> str:
 
 class UciEngine:
     def __init__(self, out: Output, *, core=None, debug: bool = False,
-                 rng: Optional[random.Random] = None):
+                 rng: Optional[random.Random] = None, tune: bool = False):
         if core is None:
             from .. import _core as core
         self.core = core
@@ -83,6 +88,10 @@ class UciEngine:
         self.options = build_option_table(elo_min=strength.ELO_MIN, elo_max=strength.ELO_MAX,
                                           elo_default=strength.ELO_DEFAULT,
                                           own_book_default=_default_own_book())
+        # --tune: the search constants as options; their names, as the core spells them
+        self.tunables = frozenset(core.get_tunables()) if tune else frozenset()
+        if tune:
+            self.options = OptionTable(list(self.options) + tune_options(core))
         self.search = core.Search()
         self.game = GameState(core.Position(), None, [])
         self.position_given = False
@@ -296,7 +305,11 @@ class UciEngine:
             self.pending["tables"] = True
         elif key in ("EvalFile", "Use NNUE"):
             self.pending["network"] = True
-        if self.runner.busy() and key in ("Hash", "Threads", "Clear Hash", "EvalFile", "Use NNUE"):
+        elif key in self.tunables:
+            # The search threads read these constants without a lock: change them between searches.
+            self.pending.setdefault("tunables", set()).add(key)
+        if self.runner.busy() and (key in ("Hash", "Threads", "Clear Hash", "EvalFile", "Use NNUE")
+                                   or key in self.tunables):
             self.say(f"{key} takes effect when the current search ends")
         self.apply_pending()
 
@@ -335,6 +348,8 @@ class UciEngine:
             self.books.get(self.options["BookFile"], self.options["BookDepth"])
         if pending.get("tables"):
             self.tablebases.get(self.options["SyzygyPath"])
+        for name in pending.get("tunables", ()):
+            self.core.set_tunable(name, self.options[name])
 
     def _set_hash(self, old: int, new: int) -> None:
         limit = _memory_limit_mb()

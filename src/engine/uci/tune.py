@@ -1,0 +1,58 @@
+"""`vireo uci --tune`: the search's constants as UCI spin options.
+
+A tuner (`vireo spsa`, OpenBench, chess-tuning-tools, a cutechess-cli
+script) changes them with setoption like any other option. They are
+declared only with --tune, as Stockfish's TUNE() and Ethereal's tuning
+builds do, so a GUI's option list stays short for players.
+
+The ranges keep every value the search can take sound (no division by
+zero, no depth threshold below 1 where the step needs one) and wide enough
+for a tuner to roam; a value outside them is refused like any other spin.
+"""
+from typing import Dict, List, Tuple
+
+from .options import Option
+
+# name -> (min, max). The names are the core's (search.pxi's constant block).
+RANGES: Dict[str, Tuple[int, int]] = {
+    "ASP_DELTA": (5, 100),
+    "ASP_MIN_DEPTH": (1, 12),
+    "RAZOR_BASE": (0, 800),
+    "RAZOR_MUL": (0, 500),
+    "RFP_DEPTH": (0, 16),
+    "RFP_MARGIN": (10, 250),
+    "NMP_MIN_DEPTH": (1, 10),
+    "NMP_BASE_R": (1, 8),
+    "NMP_DEPTH_DIV": (1, 16),
+    "NMP_EVAL_DIV": (25, 1000),
+    "NMP_VERIFY_DEPTH": (2, 64),
+    "PROBCUT_DEPTH": (2, 16),
+    "PROBCUT_MARGIN": (10, 500),
+    "IIR_DEPTH": (1, 16),
+    "LMP_BASE": (0, 16),
+    "FUT_DEPTH": (0, 16),
+    "FUT_BASE": (0, 400),
+    "FUT_MUL": (10, 400),
+    "HIST_PRUNE_DEPTH": (0, 10),
+    "HIST_PRUNE_MUL": (0, 20000),
+    "SEE_QUIET_MUL": (0, 200),
+    "SEE_NOISY_MUL": (0, 400),
+    "SE_DEPTH": (2, 20),
+    "SE_TT_DEPTH": (1, 10),
+    "DE_MARGIN": (0, 200),
+    "DE_LIMIT": (0, 32),
+    "LMR_HIST_DIV": (1000, 100000),
+    "QS_FUT_MARGIN": (0, 800),
+    "QS_SEE_MARGIN": (-400, 200),
+    "HELPER_SKIP": (0, 1),
+    "CHECK_EXT": (0, 2),
+}
+
+
+def tune_options(core) -> List[Option]:
+    """One spin option per core tunable, its default the core's present value."""
+    values = core.get_tunables()
+    missing = set(values) - set(RANGES)
+    if missing:   # a new constant in the core needs a range here first
+        raise RuntimeError(f"no tuning range for {', '.join(sorted(missing))}")
+    return [Option(name, "spin", values[name], *RANGES[name]) for name in values]
