@@ -80,3 +80,42 @@ def test_rescore_cli_errors(tmp_path, capsys):
     assert main(["match", "--rescore", str(path), "--engine", "cmd=x"]) == 2
     assert main(["match", "--engine", "cmd=a", "--engine", "cmd=b", "--each", "depth=1", "--shard", "3/2"]) == 2
     assert "--shard" in capsys.readouterr().err
+
+
+def _earlier_games(path, pentanomial, first="a", second="b"):
+    """A PGN whose pairs make `pentanomial` for `first`."""
+    results = {0: ("0-1", "1-0"), 1: ("0-1", "1/2-1/2"), 2: ("1-0", "1-0"), 3: ("1-0", "1/2-1/2"), 4: ("1-0", "0-1")}
+    text, pair = "", 0
+    for bucket, count in enumerate(pentanomial):
+        for _ in range(count):
+            pair += 1
+            one, two = results[bucket]   # first plays White in game 1, Black in game 2
+            text += game(f"{pair}.1", first, second, one, f"old #{pair}")
+            text += game(f"{pair}.2", second, first, two, f"old #{pair}")
+    path.write_text(text)
+
+
+def test_continue_counts_earlier_games_and_stops_when_all_decide(tmp_path, capsys):
+    engine = require_engine("stockfish")
+    earlier, new = tmp_path / "earlier.pgn", tmp_path / "new.pgn"
+    _earlier_games(earlier, [0, 1, 4, 1, 15])            # LLR 2.80 of 2.94 for elo1=50
+    args = ["match", "--engine", f"cmd={engine}", "name=a", "nodes=20000", "--engine", f"cmd={engine}",
+            "name=b", "depth=1", "--each", "option.Threads=1", "--games", "40", "--seed", "3",
+            "--openings", f"file={shared_data('openings', '8moves_v3.pgn')}", "order=random",
+            "--sprt", "elo0=0", "elo1=50", "--no-progress", "--pgnout", str(new)]
+    assert main([*args, "--continue", str(earlier)]) == 0
+    out = capsys.readouterr().out
+    played = tally_from_pgn([str(new)], "a")
+    assert 2 <= played.games < 40 and "stopped by SPRT" in out and "H1 accepted" in out
+    assert f"Games: {42 + played.games}," in out
+    both = tally_from_pgn([str(earlier), str(new)], "a")
+    assert f"Games: {both.games}, Wins: {both.wins}, Draws: {both.draws}, Losses: {both.losses}" in out
+
+    # decided already: nothing is played
+    assert main([*args, "--continue", str(earlier), str(new)]) == 1
+    assert "already decided" in capsys.readouterr().err
+    # other engines' games do not continue this test
+    other = tmp_path / "other.pgn"
+    _earlier_games(other, [1, 1, 1, 1, 1], first="c", second="d")
+    assert main([*args, "--continue", str(other)]) == 1
+    assert "--continue" in capsys.readouterr().err

@@ -41,6 +41,8 @@ adjudication:
   --tb PATH                        Syzygy tables decide as soon as the position is in them
 sprt:  --sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05]   stop when H0 or H1 is accepted
   (generalised SPRT on game pairs, logistic Elo, as fishtest's LLR_logistic)
+  --continue OLD.pgn ...   carry on a test stopped earlier: its games count first (give another
+  --seed, so the openings differ; a later --rescore OLD.pgn NEW.pgn counts them all again)
 
 example:
   vireo match --engine cmd=/usr/games/stockfish name=sf option.Hash=16 depth=1 \\
@@ -79,6 +81,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--shard", metavar="K/N", help="play only the K-th of N interleaved slices of the "
                         "opening pairs (one machine's share, see docs/distributed.md)")
+    parser.add_argument("--continue", dest="earlier", nargs="+", metavar="PGN", default=[],
+                        help="earlier games of this same test (a run stopped for time, played with another "
+                             "--seed): counted first, so the SPRT decides on all games together")
     parser.add_argument("--rescore", nargs="+", metavar="PGN", help="play nothing: report on the games "
                         "in these PGN files (e.g. all shards of a match)")
     parser.add_argument("--first", metavar="NAME", help="with --rescore: the engine the score is for")
@@ -131,7 +136,8 @@ def _settings(args) -> MatchSettings:
         draw=parse_draw(args.draw) if args.draw else None,
         tablebase=Tablebase(args.tb) if args.tb else None,
         sprt=parse_sprt(args.sprt) if args.sprt else None,
-        progress=not args.no_progress, shard=_shard(args.shard), chess960=chess960, seed=seed)
+        progress=not args.no_progress, shard=_shard(args.shard), chess960=chess960, seed=seed,
+        earlier=tuple(args.earlier))
 
 
 def _rescore(args) -> int:

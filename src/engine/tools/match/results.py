@@ -54,6 +54,16 @@ class Tally:
         self.open_pairs[pair] = points
         return False
 
+    def merge(self, earlier: "Tally") -> None:
+        """Count the games of `earlier` (the same two engines, scored for the
+        same first one) as if they had been played before these."""
+        if (earlier.first, earlier.second) != (self.first, self.second):
+            raise ValueError(f"games of {earlier.first} vs {earlier.second}, not {self.first} vs {self.second}")
+        self.wins, self.draws, self.losses = (self.wins + earlier.wins, self.draws + earlier.draws,
+                                              self.losses + earlier.losses)
+        self.pentanomial = [a + b for a, b in zip(self.pentanomial, earlier.pentanomial)]
+        self.endings.update(earlier.endings)
+
     def trinomial_estimate(self) -> stats.EloEstimate:
         return stats.trinomial(self.wins, self.draws, self.losses)
 

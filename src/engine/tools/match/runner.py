@@ -15,7 +15,7 @@ import sys
 import time
 import traceback
 from dataclasses import dataclass
-from typing import Callable, Iterator, List, Optional, Tuple
+from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
 from tqdm import tqdm
 
@@ -24,6 +24,7 @@ from .game import play_game
 from .openings import STANDARD_START, Opening, OpeningError, OpeningSuite
 from .pgn_writer import GameLabels, PgnWriter
 from .player import EngineStartError, Player
+from .rescore import RescoreError, tally_from_pgn
 from .results import Tally
 from .spec import EngineSpec
 from .sprt import Sprt
@@ -47,6 +48,7 @@ class MatchSettings:
     chess960: bool = False            # --variant fischerandom (variant.py)
     seed: int = 0                     # draws the Chess960 start positions when there is no opening file
     on_game: Optional[Callable[[Tally], None]] = None   # after each game is written (the live report)
+    earlier: Sequence[str] = ()       # --continue: PGNs of this test's earlier games, counted first
 
 
 @dataclass
@@ -172,6 +174,17 @@ class Match:
         if self.names[0] == self.names[1]:
             self.names[1] += " (2)"
 
+    def _count_earlier_games(self) -> None:
+        """--continue: the earlier games of the same test come first in the
+        tally, so the SPRT stops at the first pair where all of them together
+        decide (their unpaired games, if any, stay out of the pentanomial)."""
+        earlier = tally_from_pgn(self.settings.earlier, self.names[0])
+        self.tally.merge(earlier)
+        sprt = self.settings.sprt
+        if sprt and sprt.decision(sprt.llr(self.tally.pentanomial)):
+            raise RescoreError("the earlier games have already decided the SPRT; nothing to play")
+        tqdm.write(f"counting {earlier.games} earlier games first: {earlier.short()}", file=sys.stderr)
+
     async def run(self) -> MatchOutcome:
         started = time.monotonic()
         loop = asyncio.get_running_loop()
@@ -185,6 +198,13 @@ class Match:
             self.outcome.stop_reason, self.outcome.error = "error", str(exc)
             return self.outcome
         self.tally.first, self.tally.second = self.names
+        if self.settings.earlier:
+            try:
+                self._count_earlier_games()
+            except (RescoreError, ValueError) as exc:
+                await _close(first_players)
+                self.outcome.stop_reason, self.outcome.error = "error", f"--continue: {exc}"
+                return self.outcome
 
         def interrupted():
             loop.remove_signal_handler(signal.SIGINT)   # a second Ctrl-C aborts at once
