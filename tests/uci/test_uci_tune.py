@@ -70,3 +70,38 @@ def test_a_value_out_of_range_is_refused_and_the_engine_serves_on():
     assert any("NMP_DEPTH_DIV value 0 is out of range 1..16" in line for line in lines)
     assert any(line.startswith("bestmove ") for line in lines)
     assert "readyok" in lines and "Traceback" not in done.stderr
+
+
+def test_a_value_set_during_a_search_applies_when_it_ends(monkeypatch):
+    import uci_real_engine
+    monkeypatch.setattr(uci_real_engine, "ENGINE_COMMAND", ENGINE_COMMAND + ["uci", "--tune"])
+    raw = uci_real_engine.RawEngine()
+    try:
+        raw.handshake()
+        raw.send("setoption name OwnBook value false")
+
+        def nodes_at_depth_9():
+            raw.send("ucinewgame")
+            raw.send(f"position fen {MIDDLEGAME}")
+            start = len(raw.seen)
+            raw.send("go depth 9")
+            raw.expect("bestmove", timeout=60)
+            return [int(line.split(" nodes ")[1].split()[0]) for _, line in raw.seen[start:]
+                    if line.startswith("info depth 9 ")][-1]
+
+        default = nodes_at_depth_9()
+        raw.send("setoption name RFP_MARGIN value 10")
+        tight = nodes_at_depth_9()
+        assert tight != default
+        raw.send(f"setoption name RFP_MARGIN value {_core.get_tunables()['RFP_MARGIN']}")
+        raw.send(f"position fen {MIDDLEGAME}")
+        raw.send("go infinite")
+        raw.expect("info depth 3")
+        raw.send("setoption name RFP_MARGIN value 10")
+        raw.expect_containing("RFP_MARGIN takes effect when the current search ends")
+        raw.send("stop")
+        raw.expect("bestmove")
+        assert nodes_at_depth_9() == tight
+    finally:
+        raw.close()
+    assert not any("Traceback" in line for _, line in raw.stderr)
