@@ -144,7 +144,7 @@ class Match:
             traceback.print_exc()
             self._stop("error", f"internal error: {exc!r}")
         finally:
-            await _close(players)
+            await close_players(players)
 
     def _record(self, job: Job, record) -> None:
         specs, names = self.settings.engines, self.names
@@ -194,7 +194,7 @@ class Match:
         try:
             await self._name_engines(first_players)
         except EngineStartError as exc:
-            await _close(first_players)
+            await close_players(first_players)
             self.outcome.stop_reason, self.outcome.error = "error", str(exc)
             return self.outcome
         self.tally.first, self.tally.second = self.names
@@ -202,7 +202,7 @@ class Match:
             try:
                 self._count_earlier_games()
             except (RescoreError, ValueError) as exc:
-                await _close(first_players)
+                await close_players(first_players)
                 self.outcome.stop_reason, self.outcome.error = "error", f"--continue: {exc}"
                 return self.outcome
 
@@ -240,7 +240,7 @@ class Match:
         return self.outcome
 
 
-async def _close(players: List[Player]) -> None:
+async def close_players(players: List[Player]) -> None:
     """Stop every player, even when this task is being cancelled meanwhile."""
     for player in players:
         try:

@@ -23,6 +23,7 @@ from ..match.adjudication import Adjudicator, DrawRule, ResignRule
 from ..match.game import play_game
 from ..match.openings import STANDARD_START, OpeningSuite
 from ..match.player import EngineStartError, Player
+from ..match.runner import close_players
 from ..match.spec import EngineSpec
 from .params import Param
 from .schedule import Schedule
@@ -136,11 +137,7 @@ class SpsaRun:
             traceback.print_exc()
             self._stop("error", f"internal error: {exc!r}")
         finally:
-            for player in players:
-                try:
-                    await player.stop()
-                except asyncio.CancelledError:
-                    player.kill()
+            await close_players(players)
 
     async def run(self) -> str:
         loop = asyncio.get_running_loop()
@@ -166,10 +163,10 @@ class SpsaRun:
                     await player.start()
         except EngineStartError as exc:
             for pair in players:
-                for player in pair:
-                    await player.stop()
+                await close_players(pair)
             self.bar.close()
-            return self._fail(str(exc))
+            self.stop_reason, self.error = "error", str(exc)
+            return self.stop_reason
         self.workers = [asyncio.ensure_future(self._worker(p)) for p in players]
         try:
             await asyncio.gather(*self.workers, return_exceptions=True)
@@ -179,10 +176,6 @@ class SpsaRun:
             except (NotImplementedError, RuntimeError):
                 pass
             self.bar.close()
-        return self.stop_reason
-
-    def _fail(self, error: str) -> str:
-        self.stop_reason, self.error = "error", error
         return self.stop_reason
 
 
