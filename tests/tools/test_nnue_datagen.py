@@ -237,3 +237,62 @@ def test_ctrl_c_stops_a_run(tmp_path):
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
+
+
+def datagen_cli(out, *words, timeout=120):
+    return subprocess.run([sys.executable, "-m", "engine", "datagen", str(out), "--nodes", str(NODES),
+                           "--quiet", *words], capture_output=True, text=True, timeout=timeout)
+
+
+def test_games_missing_below_the_last_one_are_reported_and_filled(tmp_path):
+    """Workers finish games out of order, so a stopped run can hold game 5
+    but not game 2; the summary says which --games fills such gaps, and that
+    run leaves exactly the games of an uninterrupted one."""
+    reference = tmp_path / "reference.bin"
+    generate(reference, seed=11, games=6)
+    blocks = games_of(reference)
+    header, *lines = open(str(reference) + ".journal").read().splitlines()
+    kept = [line for line in lines if int(line.split()[0]) != 2]
+    gapped = tmp_path / "gapped.bin"
+    gapped.write_bytes(b"".join(blocks[int(line.split()[0])] for line in kept))
+    open(str(gapped) + ".journal", "w").write("".join(f"{line}\n" for line in [header, *kept]))
+
+    report = datagen_cli(gapped, "--games", "2", "--seed", "11")   # games 0 and 1: nothing to play
+    assert report.returncode == 0, report.stderr
+    assert "1 of this shard's games below 6 are not written yet" in report.stdout
+    assert "--games 6" in report.stdout
+
+    filled = datagen_cli(gapped, "--games", "6", "--seed", "11")
+    assert filled.returncode == 0, filled.stderr
+    assert "not written yet" not in filled.stdout
+    assert games_of(gapped) == blocks
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_sigterm_stops_a_run_with_its_summary_and_its_games_kept(tmp_path, workers):
+    out = tmp_path / "stopped.bin"
+    journal = tmp_path / "stopped.bin.journal"
+    proc = subprocess.Popen([sys.executable, "-m", "engine", "datagen", str(out), "--games", "1000",
+                             "--nodes", str(NODES), "--workers", str(workers), "--seed", "4", "--quiet"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not (journal.exists() and len(journal.read_text().splitlines()) >= 4):   # header + 3 games
+            assert time.monotonic() < deadline, "datagen wrote no games in 60 s"
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGTERM)
+        stdout, stderr = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    games = [int(line.split()[0]) for line in journal.read_text().splitlines()[1:]]
+    positions = sum(int(line.split()[1]) for line in journal.read_text().splitlines()[1:])
+    assert f"{positions} positions from {len(games)} games" in stdout
+    assert "stopped: the same command goes on from here" in stdout
+    # a signal inside a game's write may leave its records without their journal
+    # line; a resume cuts them away (the kill test above)
+    assert out.stat().st_size >= positions * RECORD_SIZE
+    assert len(games) < 1000

@@ -1,7 +1,9 @@
 """`vireo datagen`: self-play training data, and conversion to and from text."""
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 from pathlib import Path
 
 from engine.syzygy.tables import TablebaseError
@@ -10,7 +12,7 @@ from ..convert import ConversionError, convert
 from .adjudication import AdjudicationRules
 from .game import GameSettings
 from .journal import JournalError
-from .run import RunConfig, run as run_games
+from .run import RunConfig, missing_below_last, run as run_games
 from .starts import StartSettings, StartsError, read_openings
 
 
@@ -85,8 +87,38 @@ def run(args) -> int:
         return _fail("an output file is needed (or --convert IN OUT)")
     try:
         config = config_from(args)
-        journal = run_games(config, args.output, progress=not args.quiet)
+        with _sigterm_as_interrupt():
+            journal = run_games(config, args.output, progress=not args.quiet)
     except (ValueError, StartsError, JournalError, TablebaseError, OSError, RuntimeError) as exc:
         return _fail(str(exc))
     print(f"{journal.records} positions from {len(journal.done)} games in {args.output}")
+    top, missing = missing_below_last(config, journal.done)
+    if missing:
+        print(f"{len(missing)} of this shard's games below {top} are not written yet (games finish out of "
+              f"order): the same command with --games {top} plays just those, and {args.output} then "
+              f"holds every one of its games below {top}")
+    if journal.stopped:
+        print("stopped: the same command goes on from here")
+        return 130
     return 0
+
+
+class _sigterm_as_interrupt:
+    """SIGTERM (`kill PID`, a job launcher's stop) ends the run as Ctrl-C
+    does: the games written are kept and the summary above is printed."""
+
+    def __enter__(self):
+        # signal.signal works in the main thread only (a test may call run() elsewhere)
+        self._installed = threading.current_thread() is threading.main_thread()
+        if self._installed:
+            self._previous = signal.signal(signal.SIGTERM, self._raise)
+        return self
+
+    @staticmethod
+    def _raise(signum, frame):
+        raise KeyboardInterrupt
+
+    def __exit__(self, *exc):
+        if self._installed:
+            signal.signal(signal.SIGTERM, self._previous if self._previous is not None else signal.SIG_DFL)
+        return False

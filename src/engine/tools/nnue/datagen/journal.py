@@ -29,6 +29,7 @@ class Journal:
         self.header = f"# vireo datagen {settings}"
         self.done: Set[int] = set()
         self.records = 0
+        self.stopped = False            # set by run() when interrupted
         self._load()
         self._data = open(self.output, "ab")
         self._lines = open(self.path, "a")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import multiprocessing
 import random
+import signal
 import time
 from dataclasses import dataclass, field
 from typing import Iterator, List, Optional, Tuple
@@ -50,8 +51,18 @@ def game_rng(seed: int, game: int) -> random.Random:
     return random.Random(f"vireo-datagen:{seed}:{game}")
 
 
-def shard_games(config: RunConfig) -> List[int]:
-    return list(range(config.shard - 1, config.games, config.shards))
+def shard_games(config: RunConfig, games: Optional[int] = None) -> List[int]:
+    """This shard's games among the run's first `games` (default: all of the run)."""
+    return list(range(config.shard - 1, config.games if games is None else games, config.shards))
+
+
+def missing_below_last(config: RunConfig, done) -> Tuple[int, List[int]]:
+    """(1 + the highest game done, this shard's games below it not done yet).
+    Workers finish out of order, so a stopped run may leave a few such gaps;
+    `--games` at that number plays just them, and the output then holds
+    every game of the shard below it: a count that names the data exactly."""
+    top = max(done) + 1 if done else 0
+    return top, [g for g in shard_games(config, top) if g not in done]
 
 
 # -- one process's state: its own Search, opened once -------------------------
@@ -97,16 +108,25 @@ def play(game: int) -> Tuple[int, GameRecord]:
     return game, play_game(_worker["search"], board, config.game, adjudicator)
 
 
+def init_pool_worker(config: RunConfig) -> None:
+    # The parent may turn SIGTERM into KeyboardInterrupt (cli.py); a worker
+    # must die of it, as Pool.terminate expects, and never print a traceback.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    init_worker(config)
+
+
 def played_games(config: RunConfig, todo: List[int]) -> Iterator[Tuple[int, GameRecord]]:
     if config.workers == 1:
         yield from map(play, todo)     # init_worker ran in run(), before the journal
         return
     # fork: the workers inherit the loaded modules, and start at once
-    with multiprocessing.get_context("fork").Pool(config.workers, init_worker, (config,)) as pool:
+    with multiprocessing.get_context("fork").Pool(config.workers, init_pool_worker, (config,)) as pool:
         yield from pool.imap_unordered(play, todo, chunksize=1)
 
 
 def run(config: RunConfig, output, progress: bool = True) -> Journal:
+    """Play the games the journal lacks. A KeyboardInterrupt stops the run
+    with what is written kept, and the journal returned says `stopped`."""
     if config.workers > 1:
         preflight(config)
     else:
@@ -122,6 +142,8 @@ def run(config: RunConfig, output, progress: bool = True) -> Journal:
             rate = made / max(time.monotonic() - start, 1e-9)
             bar.set_postfix_str(f"{journal.records} positions, {rate:.0f} pos/s", refresh=False)
             bar.update(1)
+    except KeyboardInterrupt:
+        journal.stopped = True
     finally:
         bar.close()
         journal.close()
