@@ -259,12 +259,12 @@ def test_games_missing_below_the_last_one_are_reported_and_filled(tmp_path):
 
     report = datagen_cli(gapped, "--games", "2", "--seed", "11")   # games 0 and 1: nothing to play
     assert report.returncode == 0, report.stderr
-    assert "1 of this shard's games below 6 are not written yet" in report.stdout
+    assert "missing below game 6: 1 of this shard's games" in report.stdout
     assert "--games 6" in report.stdout
 
     filled = datagen_cli(gapped, "--games", "6", "--seed", "11")
     assert filled.returncode == 0, filled.stderr
-    assert "not written yet" not in filled.stdout
+    assert "missing below game" not in filled.stdout
     assert games_of(gapped) == blocks
 
 

@@ -94,9 +94,9 @@ def run(args) -> int:
     print(f"{journal.records} positions from {len(journal.done)} games in {args.output}")
     top, missing = missing_below_last(config, journal.done)
     if missing:
-        print(f"{len(missing)} of this shard's games below {top} are not written yet (games finish out of "
-              f"order): the same command with --games {top} plays just those, and {args.output} then "
-              f"holds every one of its games below {top}")
+        print(f"missing below game {top}: {len(missing)} of this shard's games (games finish out of order); "
+              f"the same command with --games {top} plays just those, and {args.output} then holds "
+              f"every one of its games below {top}")
     if journal.stopped:
         print("stopped: the same command goes on from here")
         return 130
