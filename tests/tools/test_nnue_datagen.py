@@ -294,3 +294,14 @@ def test_sigterm_stops_a_run_with_its_summary_and_its_games_kept(tmp_path, worke
     assert "stopped: the same command goes on from here" in stdout
     assert out.stat().st_size == positions * RECORD_SIZE   # no game half-written by the stop
     assert len(games) < 1000
+
+
+def test_a_run_with_nothing_left_to_play_ends(tmp_path):
+    """With two workers the pool's SIGTERM could reach a worker still holding
+    the parent's handler; it lived on and the run hung (10 minutes once)."""
+    out = tmp_path / "done.bin"
+    generate(out, games=2)
+    for _ in range(5):
+        again = datagen_cli(out, "--games", "2", "--workers", "2", timeout=60)
+        assert again.returncode == 0, again.stderr
+        assert "from 2 games" in again.stdout

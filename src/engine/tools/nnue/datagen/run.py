@@ -110,8 +110,10 @@ def play(game: int) -> Tuple[int, GameRecord]:
 
 def init_pool_worker(config: RunConfig) -> None:
     # The parent may turn SIGTERM into KeyboardInterrupt (cli.py); a worker
-    # must die of it, as Pool.terminate expects, and never print a traceback.
+    # must die of it, as Pool.terminate expects. It was forked with SIGTERM
+    # blocked (played_games), so a SIGTERM sent before this line waits here.
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
     init_worker(config)
 
 
@@ -120,7 +122,16 @@ def played_games(config: RunConfig, todo: List[int]) -> Iterator[Tuple[int, Game
         yield from map(play, todo)     # init_worker ran in run(), before the journal
         return
     # fork: the workers inherit the loaded modules, and start at once
-    with multiprocessing.get_context("fork").Pool(config.workers, init_pool_worker, (config,)) as pool:
+    # Blocked while forking: a worker that took SIGTERM with the parent's
+    # handler still in place would live on, and Pool.terminate wait for it
+    # forever (a run with nothing left to play hung so). The pool's threads
+    # keep it blocked, which leaves it to the main thread.
+    unblocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    try:
+        pool = multiprocessing.get_context("fork").Pool(config.workers, init_pool_worker, (config,))
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, unblocked)
+    with pool:
         yield from pool.imap_unordered(play, todo, chunksize=1)
 
 
