@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import signal
 import sys
-import threading
 from pathlib import Path
 
 from engine.syzygy.tables import TablebaseError
@@ -14,6 +13,7 @@ from .game import GameSettings
 from .journal import JournalError
 from .run import RunConfig, missing_below_last, run as run_games
 from .starts import StartSettings, StartsError, read_openings
+from .stop_signals import handlers_swapped, raise_interrupt
 
 
 
@@ -87,7 +87,8 @@ def run(args) -> int:
         return _fail("an output file is needed (or --convert IN OUT)")
     try:
         config = config_from(args)
-        with _sigterm_as_interrupt():
+        # SIGTERM (`kill PID`, a job launcher's stop) ends the run as Ctrl-C does
+        with handlers_swapped(raise_interrupt, (signal.SIGTERM,)):
             journal = run_games(config, args.output, progress=not args.quiet)
     except (ValueError, StartsError, JournalError, TablebaseError, OSError, RuntimeError) as exc:
         return _fail(str(exc))
@@ -102,23 +103,3 @@ def run(args) -> int:
         return 130
     return 0
 
-
-class _sigterm_as_interrupt:
-    """SIGTERM (`kill PID`, a job launcher's stop) ends the run as Ctrl-C
-    does: the games written are kept and the summary above is printed."""
-
-    def __enter__(self):
-        # signal.signal works in the main thread only (a test may call run() elsewhere)
-        self._installed = threading.current_thread() is threading.main_thread()
-        if self._installed:
-            self._previous = signal.signal(signal.SIGTERM, self._raise)
-        return self
-
-    @staticmethod
-    def _raise(signum, frame):
-        raise KeyboardInterrupt
-
-    def __exit__(self, *exc):
-        if self._installed:
-            signal.signal(signal.SIGTERM, self._previous if self._previous is not None else signal.SIG_DFL)
-        return False

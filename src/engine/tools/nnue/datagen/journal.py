@@ -12,41 +12,11 @@ cut away; everything the journal names is kept.
 from __future__ import annotations
 
 import os
-import signal
-import threading
 from pathlib import Path
 from typing import Set
 
 from ..marlinformat import RECORD_SIZE
-
-_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
-
-
-class _stops_held:
-    """Ctrl-C or SIGTERM arriving inside the block is raised again when it
-    ends, to the handlers that were in place. Masking the signals would not
-    do: a process with threads (the worker pool's) gets them on any thread
-    that does not mask them, and Python runs its handler in the main thread
-    at once. Main thread only, as signal.signal is."""
-
-    def __enter__(self):
-        self._held = threading.current_thread() is threading.main_thread()
-        self._caught = []
-        if self._held:
-            self._previous = [(s, signal.signal(s, self._catch)) for s in _STOP_SIGNALS]
-        return self
-
-    def _catch(self, signum, frame):
-        self._caught.append(signum)
-
-    def __exit__(self, *exc):
-        if self._held:
-            for signum, handler in self._previous:
-                signal.signal(signum, signal.SIG_DFL if handler is None else handler)
-            for signum in self._caught[:1]:
-                signal.raise_signal(signum)
-        return False
-
+from .stop_signals import stops_held
 
 class JournalError(ValueError):
     """An output that cannot be resumed; the message says why."""
@@ -102,7 +72,7 @@ class Journal:
     def append(self, game: int, records, result: int, plies: int) -> None:
         # Ctrl-C or SIGTERM waits until the game is on disk, in the journal and
         # counted: the summary a stopped run prints then matches its files.
-        with _stops_held():
+        with stops_held():
             self._data.write(b"".join(records))
             self._data.flush()
             os.fsync(self._data.fileno())
