@@ -18,6 +18,7 @@ from typing import Set
 from ..marlinformat import RECORD_SIZE
 from .stop_signals import stops_held
 
+
 class JournalError(ValueError):
     """An output that cannot be resumed; the message says why."""
 
