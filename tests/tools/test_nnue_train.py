@@ -261,3 +261,29 @@ def test_init_starts_from_the_network_file(records_file, tmp_path):
     assert bad.returncode == 2 and "--init" in bad.stderr and "Traceback" not in bad.stderr
     both = vireo("train", str(records_file), "--init", str(source), "--resume", str(tmp_path / "x.pt"))
     assert both.returncode == 2 and "give one" in both.stderr
+
+
+def test_init_spreads_a_one_bucket_network_into_output_buckets(records_file, tmp_path, data_fens):
+    """`--init NET --output-buckets B` with a one-bucket NET starts every bucket
+    from NET's output layer: the exported file evaluates exactly as NET does.
+    A network that already has buckets keeps its own number."""
+    needs_torch()
+    from engine.tools.nnue.network_file import random_network, write_network
+    source_net = random_network(hidden=32, seed=8)
+    source = tmp_path / "one.nnue"
+    write_network(source, source_net)
+    out = tmp_path / "eight.nnue"
+    result = vireo("train", str(records_file), "--init", str(source), "--output-buckets", "8",
+                   "--epochs", "0", "--quiet", "--export", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "8 output buckets" in result.stdout
+    grown = read_network(out)
+    assert grown.buckets == 8
+    for b in range(8):
+        assert np.array_equal(grown.output_weights[b], source_net.output_weights[0])
+        assert grown.output_bias[b] == source_net.output_bias[0]
+    assert np.array_equal(grown.feature_weights, source_net.feature_weights)
+    boards = [chess.Board(fen) for fen in data_fens[:40]]
+    assert [reference_eval(grown, b) for b in boards] == [reference_eval(source_net, b) for b in boards]
+    clash = vireo("train", str(records_file), "--init", str(out), "--output-buckets", "4", "--quiet")
+    assert clash.returncode == 2 and "--output-buckets 4, but --init" in clash.stderr

@@ -23,7 +23,8 @@ def add_arguments(parser):
                         help="clipped activation (default screlu, or --init's)")
     parser.add_argument("--output-buckets", type=int, metavar="B",
                         help="output buckets chosen by the number of pieces on the board (default 1, or "
-                             "--init's; 8 gives one per 4 pieces)")
+                             "--init's; 8 gives one per 4 pieces; a one-bucket --init starts every bucket "
+                             "from its output layer)")
     parser.add_argument("--init", metavar="NET.nnue",
                         help="start from this network file's weights instead of random ones (a new "
                              "generation from the current network); its shape is the run's")
@@ -75,6 +76,8 @@ def _shape(args):
         found = {"hidden": start.hidden, "activation": names[start.activation], "output_buckets": start.buckets}
         for key, value in found.items():
             given = getattr(args, key)
+            if key == "output_buckets" and value == 1 and given is not None:
+                continue        # a one-bucket network spreads into any number (model.with_output_buckets)
             if given is not None and given != value:
                 option = "--" + key.replace("_", "-")
                 raise ValueError(f"{option} {given}, but --init {args.init} has {value}")
@@ -113,6 +116,7 @@ def run(args) -> int:
     from .data import DataError, Dataset
     from .export import dequantize, export, worst_case_output_sum
     from .loop import TrainConfig, Trainer
+    from .model import with_output_buckets
 
     device = ("cuda" if torch.cuda.is_available() else "cpu") if args.device == "auto" else args.device
     if device.startswith("cuda") and not torch.cuda.is_available():
@@ -129,7 +133,7 @@ def run(args) -> int:
         if args.resume:
             trainer.load(args.resume)
         if start is not None:
-            trainer.start_from(dequantize(start).to(device))
+            trainer.start_from(with_output_buckets(dequantize(start), args.output_buckets).to(device))
     except (DataError, ValueError, OSError, RuntimeError) as exc:
         return _fail(str(exc))
     print(f"{len(dataset.train)} training and {len(dataset.valid)} validation positions; "

@@ -61,3 +61,20 @@ class PerspectiveNet(nn.Module):
         self.features.weight.clamp_(-WEIGHT_CLIP, WEIGHT_CLIP)
         self.feature_bias.clamp_(-WEIGHT_CLIP, WEIGHT_CLIP)
         self.output.weight.clamp_(-WEIGHT_CLIP, WEIGHT_CLIP)
+
+
+def with_output_buckets(model: PerspectiveNet, buckets: int) -> PerspectiveNet:
+    """A one-bucket network as a B-bucket one that computes the same output:
+    its output layer copied into every bucket, which training then lets
+    specialize by the piece count (`vireo train --init NET --output-buckets B`)."""
+    if model.buckets == buckets:
+        return model
+    if model.buckets != 1:
+        raise ValueError(f"only a one-bucket network spreads into buckets, not one of {model.buckets}")
+    grown = PerspectiveNet(model.hidden, model.activation, buckets)
+    with torch.no_grad():
+        grown.features.weight.copy_(model.features.weight)
+        grown.feature_bias.copy_(model.feature_bias)
+        grown.output.weight.copy_(model.output.weight.expand(buckets, -1))
+        grown.output.bias.copy_(model.output.bias.expand(buckets))
+    return grown.to(model.feature_bias.device)
