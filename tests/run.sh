@@ -25,6 +25,9 @@ fi
 # The GUI tests' virtual screen, xboard and a cached Cute Chess build.
 VIREO_CUTECHESS_DIR=$(bash tests/gui/setup.sh)
 export VIREO_CUTECHESS_DIR
+# fastchess, for its UCI compliance check and match tests (cached build).
+VIREO_FASTCHESS_DIR=$(bash tests/runners/setup_fastchess.sh)
+export VIREO_FASTCHESS_DIR
 
 python3 -m pip install -q -e '.[test,train]'
 python3 -m pytest "$@"
