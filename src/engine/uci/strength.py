@@ -46,10 +46,10 @@ TEMPERATURE_AT_2400 = 8.0     # ... and at level 2400, geometric in between (and
 # anything, it plays a little below the setting). With the network on by
 # default (commit b09ab10) the line still holds, 40 games each (seed 11):
 # UCI_Elo 1500 played at 1561 +/- 109 and 2000 at 1863 +/- 117 (PGNs in
-# benchmarks/results/strength-nnue-uci-*), and with the generation-3
+# benchmarks/results/strength-nnue-uci-*.pgn.xz), and with the generation-3
 # network and the search reading it at 4/5 (commit 111c3ac), 40 games each
 # (seed 11, 2 cores beside datagen at nice 19): 1500 at 1465 +/- 112 and
-# 2000 at 2017 +/- 105 (benchmarks/results/strength-nnue-gen3-*). Measured with the search
+# 2000 at 2017 +/- 105 (benchmarks/results/strength-nnue-gen3-*.pgn.xz). Measured with the search
 # and evaluation of the time: run
 # `python -m engine.tools.strength_calibrate --help` for the commands that
 # re-measure it when either changes much.

@@ -12,6 +12,7 @@ from typing import Dict, Iterator, Optional, Sequence, Tuple
 
 import chess.pgn
 
+from ..textfile import READ_ERRORS, open_text
 from .results import POINTS, Tally
 
 
@@ -21,14 +22,21 @@ class RescoreError(ValueError):
 
 def finished_games(paths: Sequence[str]) -> Iterator[Tuple[str, chess.pgn.Headers]]:
     """(path, headers) of every finished game in `paths`, in file order;
-    unfinished games do not count."""
+    unfinished games do not count. A name ending in .gz or .xz is read
+    through that compression (the results kept in benchmarks/results/)."""
     for path in paths:
         try:
-            handle = open(path, encoding="utf-8-sig")
+            handle = open_text(path, encoding="utf-8-sig")
         except OSError as exc:
             raise RescoreError(f"cannot read {path}: {exc.strerror or exc}") from None
         with handle:
-            while (headers := chess.pgn.read_headers(handle)) is not None:
+            while True:
+                try:
+                    headers = chess.pgn.read_headers(handle)
+                except READ_ERRORS as exc:
+                    raise RescoreError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+                if headers is None:
+                    break
                 if headers.get("Result", "*") in POINTS:
                     yield path, headers
 

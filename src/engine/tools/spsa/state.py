@@ -4,12 +4,15 @@ A killed run loses only the pairs in progress: started again with the same
 --state file it goes on from the last finished pair, with theta as it was
 (the file's parameters win over the command line's starts; what defines
 the run, the parameters' names and gains and the length, must agree).
+A name ending in .xz or .gz is read and rewritten through that compression
+(a finished run kept in benchmarks/results/ is stored as .json.xz).
 """
 import json
 import os
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
+from ..textfile import READ_ERRORS, open_text
 from .params import Param, ParamError
 
 VERSION = 1
@@ -47,8 +50,10 @@ class SpsaState:
 
     def save(self, path: str) -> None:
         # Write beside and rename: a kill mid-write never leaves half a file.
-        temporary = f"{path}.tmp"
-        with open(temporary, "w") as handle:
+        # The temporary name keeps the ending, which chooses the compression.
+        folder, name = os.path.split(path)
+        temporary = os.path.join(folder, f".partial-{name}")
+        with open_text(temporary, "w") as handle:
             json.dump(self.to_json(), handle, indent=1)
         os.replace(temporary, path)
 
@@ -58,12 +63,12 @@ def load(path: str, iterations: int, params: List[Param]) -> Optional[SpsaState]
     if not os.path.exists(path):
         return None
     try:
-        with open(path) as handle:
+        with open_text(path) as handle:
             data = json.load(handle)
         saved = data["params"]
         games = data["games"]
         names = [p["name"] for p in saved]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+    except READ_ERRORS + (ValueError, KeyError, TypeError) as exc:
         raise ParamError(f"--state {path}: not a vireo spsa state file ({exc})") from None
     if data.get("version") != VERSION:
         raise ParamError(f"--state {path}: version {data.get('version')!r}, expected {VERSION}")
