@@ -17,7 +17,7 @@ no `info string error` (an exception inside the engine) and nothing outside
 the protocol. The seed is fixed, so a failure replays exactly.
 
 Used by tests/uci/test_uci_fuzz.py (a few thousand lines) and for the long
-run (README, "Bad input"):
+run (docs/results.md, "Long runs"):
 
     python tests/uci_fuzz_lines.py --lines 100000 [--seed 20240601]
 """

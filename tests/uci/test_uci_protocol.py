@@ -227,8 +227,8 @@ class ThreadNotingSearch(FakeSearch):
 
 def test_a_clock_below_the_reserve_is_answered_by_the_reader_itself():
     """A 1 ms answer runs in the thread that read `go` and its bestmove is out
-    when `handle` returns: no worker thread to wait for a core (README,
-    "Reliability"). A go with time to think still returns at once."""
+    when `handle` returns: no worker thread to wait for a core (docs/results.md,
+    "Long runs"). A go with time to think still returns at once."""
     h = Harness(ThreadNotingSearch())
     try:
         h.send("position startpos moves e2e4")

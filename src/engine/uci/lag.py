@@ -5,7 +5,7 @@ worker thread wait for a core and for the GIL, the search's stop is noticed
 late when its thread is descheduled, bestmove waits in the pipe, and the GUI
 charges what happens on its side too. On a quiet machine that is a few
 milliseconds; on two cores shared by eight busy processes it was 30-90 ms a
-move against 10-15 ms planned (README, "Reliability"), more than any fixed
+move against 10-15 ms planned (docs/results.md, "Long runs"), more than any fixed
 Move Overhead allows for at 1+0.01.
 
 So each timed move is measured, and what it cost beyond the time the search

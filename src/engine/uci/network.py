@@ -15,7 +15,7 @@ Say = Callable[[str], None]
 
 # The network shipped in the package data (docs/nnue.md says how it was made).
 # `Use NNUE` is on by default: the shipped network won its SPRT [0, 5] against
-# the classical evaluation at 10+0.1 (README, "NNUE against the classical
+# the classical evaluation at 10+0.1 (docs/results.md, "NNUE against the classical
 # evaluation"); the classical evaluation stays one option away.
 SHIPPED_NETWORK = Path(__file__).resolve().parents[1] / "data" / "vireo.nnue"
 

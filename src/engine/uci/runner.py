@@ -64,7 +64,7 @@ class SearchRunner:
         bestmove. Only for a move that must be answered at once (the clock is
         below its reserve, a 1 ms search): on a loaded machine a new thread
         waits for a core like any process, and that wait was most of what
-        such a move cost (benchmarks/long_run.py, README "Reliability").
+        such a move cost (benchmarks/long_run.py, docs/results.md "Long runs").
         Nothing can interrupt it, so it must be short and never hold its
         bestmove (no ponder, no infinite).
         """

@@ -76,7 +76,7 @@ class TimedUciProtocol(chess.engine.UciProtocol):
     runner's own work (asyncio scheduling, python-chess's bookkeeping before
     `go` and after `bestmove`) was charged to the engine: 3-6 ms a move on a
     2-core machine, more than a 1 ms answer costs the engine itself
-    (benchmarks/long_run.py, README "Reliability")."""
+    (benchmarks/long_run.py, docs/results.md "Long runs")."""
 
     def __init__(self) -> None:
         super().__init__()
