@@ -3,6 +3,7 @@ spsa --state` read .gz and .xz files as they are, and benchmarks/results/
 holds no large uncompressed file."""
 import gzip
 import lzma
+import re
 
 import pytest
 
@@ -116,3 +117,15 @@ def test_every_compressed_result_is_whole():
         opener = lzma.open if path.suffix == ".xz" else gzip.open
         with opener(path, "rt", encoding="utf-8") as handle:
             assert handle.read(), path.name
+
+
+def test_the_result_files_the_docs_name_exist_as_named():
+    # A command in the docs that names a game or state file (a glob too)
+    # must find it: renaming or compressing a file means updating its commands.
+    named = set()
+    for document in [REPO / "README.md"] + sorted((REPO / "docs").glob("*.md")):
+        named.update(re.findall(r"benchmarks/results/([\w+*.-]+\.(?:pgn|json)(?:\.xz|\.gz)?)\b",
+                                document.read_text(encoding="utf-8")))
+    assert len(named) >= 20
+    missing = [name for name in sorted(named) if not list(RESULTS.glob(name))]
+    assert not missing, missing
