@@ -76,7 +76,11 @@ def run(args) -> int:
             for problem in problems:
                 print(problem)
             rows = read_manifest(args.folder)
-            print(f"{len(rows)} files, {sum(r.positions for r in rows)} positions: "
+            positions, moves = sum(r.positions for r in rows), sum(r.moves for r in rows)
+            size = sum((Path(args.folder) / r.file).stat().st_size for r in rows
+                       if (Path(args.folder) / r.file).is_file())
+            print(f"{len(rows)} files, {sum(r.games for r in rows)} games, {moves} moves, {positions} positions, "
+                  f"{size} bytes ({size / max(moves, 1):.2f} a move, {size / max(positions, 1):.2f} a position): "
                   f"{'the manifest matches' if not problems else f'{len(problems)} problems'}")
             return 1 if problems else 0
     except (ManifestError, GameFormatError, OSError) as exc:
