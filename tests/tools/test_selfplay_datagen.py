@@ -162,3 +162,10 @@ def test_a_resume_with_another_network_at_the_same_path_is_refused(tmp_path):
                 progress=False)
     finally:
         _core.unload_network()
+
+
+def test_an_output_of_neither_kind_is_refused(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "engine", "datagen", str(tmp_path / "out.dat"), "--games", "1"],
+                            capture_output=True, text=True)
+    assert result.returncode == 2 and ".games.xz" in result.stderr and ".bin" in result.stderr
+    assert not (tmp_path / "out.dat").exists() and "Traceback" not in result.stderr
