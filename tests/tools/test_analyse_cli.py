@@ -1,0 +1,87 @@
+"""`vireo analyse` end to end, with Vireo at a small fixed depth on games built
+for the test: a hung queen, a mate walked into and then missed, a lost position
+that gets worse. The marks must land on those moves and nowhere else, and
+python-chess must read the evaluations back."""
+import io
+import re
+
+import chess
+import chess.pgn
+
+from engine.__main__ import main
+from engine.tools.analyse.judgement import BLUNDER
+
+DEPTH = "6"
+HUNG_QUEEN = """[White "Hangs"]
+[Black "Takes"]
+[Result "*"]
+
+1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5 Be7 5. e3 O-O 6. Qg4 Nxg4 *
+"""
+# Black walks into Re8# (the knight on d6 guarded e8), White then misses it.
+MISSED_MATE = """[White "Mates"]
+[Black "Misses"]
+[Result "*"]
+[SetUp "1"]
+[FEN "6k1/5ppp/3n4/8/8/8/5PPP/4R1K1 b - - 0 1"]
+
+1... Nb5 2. h3 *
+"""
+# Black is a queen and a rook down from the start; 4... Kh8 walks into Ra8# (4... Kxf7 took the queen).
+ALREADY_LOST = """[White "Winning"]
+[Black "Lost"]
+[Result "1-0"]
+[SetUp "1"]
+[FEN "6k1/5pp1/7p/8/8/8/1Q3PPP/R5K1 b - - 0 1"]
+
+1... Kh7 2. Qb1+ g6 3. Qb7 Kg8 4. Qxf7+ Kh8 5. Ra8# 1-0
+"""
+
+
+def games_of(text):
+    handle, games = io.StringIO(text), []
+    while (game := chess.pgn.read_game(handle)) is not None:
+        games.append(game)
+    return games
+
+
+def test_marks_land_on_the_bad_moves_only_and_evals_read_back(tmp_path, capsys):
+    pgn, out = tmp_path / "built.pgn", tmp_path / "annotated.pgn"
+    pgn.write_text("\n".join([HUNG_QUEEN, MISSED_MATE, ALREADY_LOST]))
+    assert main(["analyse", str(pgn), "--depth", DEPTH, "--no-progress", "--output", str(out)]) == 0
+    assert "3 games analysed" in capsys.readouterr().err
+    hung, missed, lost = games_of(out.read_text())
+
+    nags = [node.nags for node in hung.mainline()]
+    assert nags[10] == {BLUNDER} and not any(n for i, n in enumerate(nags) if i != 10)   # 6. Qg4?? only
+    assert [node.nags for node in missed.mainline()] == [{BLUNDER}, {BLUNDER}]
+    mate_node = list(missed.mainline())[1]
+    assert [v.move.uci() for v in mate_node.parent.variations] == ["h2h3", "e1e8"]   # the better line: Re8#
+    assert "Re8# was better" in mate_node.comment
+
+    black = [node for node in lost.mainline() if node.parent.turn() == chess.BLACK]
+    assert not any(BLUNDER in node.nags for node in black)        # lost already: never ??
+    assert black[-1].san() == "Kh8" and black[-1].nags            # ... though walking into mate is marked
+
+    for game in (hung, missed, lost):
+        nodes = list(game.mainline())
+        finished = nodes[-1].board().is_checkmate()
+        for node in nodes[:-1] if finished else nodes:   # the mate on the board has no eval
+            assert node.eval() is not None and node.eval_depth() == int(DEPTH)
+            assert re.search(r"\[%wdl \d+,\d+,\d+\]", node.comment)   # Vireo offers UCI_ShowWDL
+        assert nodes[-1].board().is_checkmate() or nodes[-1].eval() is not None
+        for side in ("White", "Black"):
+            assert 0 <= float(game.headers[f"{side}Accuracy"]) <= 100 and int(game.headers[f"{side}ACPL"]) >= 0
+        assert game.headers["Annotator"].startswith("vireo analyse, Vireo")
+    assert float(hung.headers["WhiteAccuracy"]) < float(hung.headers["BlackAccuracy"])
+    assert list(lost.mainline())[5].eval().white().score() > 500   # White stays winning after 4. Qxf7+
+
+
+def test_help_names_the_limits_and_the_report(capsys):
+    try:
+        main(["analyse", "--help"])
+    except SystemExit as exc:
+        assert exc.code == 0
+    text = capsys.readouterr().out
+    for word in ("--depth", "--nodes", "--time", "--multipv", "--concurrency", "--engine", "--output", "--report"):
+        assert word in text
