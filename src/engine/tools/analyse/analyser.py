@@ -90,6 +90,7 @@ class Analyser:
         if board.is_game_over():
             return final_eval(board)
         where = f"{item.label}, after {after}" if after else f"{item.label}, start position"
+        name = self.name   # before a failure stops the process (and forgets what it said its name was)
         try:
             await self.start()
             infos = await asyncio.wait_for(
@@ -99,13 +100,13 @@ class Analyser:
             raise AnalysisError(f"{where}: {exc}", start_failed=True) from None
         except asyncio.TimeoutError:
             await self.player.stop()
-            raise AnalysisError(f"{where}: engine {self.name} gave no result within {self.timeout:g} s") from None
+            raise AnalysisError(f"{where}: engine {name} gave no result within {self.timeout:g} s") from None
         except chess.engine.EngineError as exc:   # crashed, or broke the protocol
             await self.player.stop()
-            raise AnalysisError(f"{where}: engine {self.name} failed: {exc or type(exc).__name__}") from None
+            raise AnalysisError(f"{where}: engine {name} failed: {exc or type(exc).__name__}") from None
         first = infos[0] if infos else {}
         if "score" not in first:
-            raise AnalysisError(f"{where}: engine {self.name} gave no score")
+            raise AnalysisError(f"{where}: engine {name} gave no score")
         lines = [info.get("pv", []) for info in infos if info.get("pv")]
         return PositionEval(first["score"], first.get("depth"), first.get("wdl"), lines)
 
