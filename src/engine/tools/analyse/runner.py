@@ -6,7 +6,6 @@ reported with its move and skipped; the engine is restarted for the next
 game. Ctrl-C stops the games in progress; the finished ones are kept.
 """
 import asyncio
-import signal
 import sys
 import traceback
 from dataclasses import dataclass, field
@@ -15,6 +14,7 @@ from typing import Dict, Iterator, List
 import chess.engine
 from tqdm import tqdm
 
+from ..match.interrupt import ctrl_c_stops
 from ..match.spec import EngineSpec
 from .analyser import AnalysisError, Analyser
 from .games import GameInput
@@ -82,33 +82,22 @@ class Analysis:
         finally:
             await analyser.stop()
 
+    def _interrupted(self) -> None:
+        self.outcome.interrupted = True
+        self._stop()
+
     async def run(self) -> Outcome:
-        loop = asyncio.get_running_loop()
-
-        def interrupted():
-            loop.remove_signal_handler(signal.SIGINT)   # a second Ctrl-C aborts at once
-            self.outcome.interrupted = True
-            self._stop()
-
-        loop.set_exception_handler(lambda lp, ctx: None if self.stopping else lp.default_exception_handler(ctx))
-        try:
-            loop.add_signal_handler(signal.SIGINT, interrupted)
-        except (NotImplementedError, RuntimeError):   # not the main thread, or Windows
-            pass
         s = self.settings
         self.bar = tqdm(total=len(self.games), unit="game", disable=not s.progress, file=sys.stderr,
                         dynamic_ncols=True)
         jobs = iter(self.games)
         count = max(1, min(s.concurrency, len(self.games)))
-        self.workers = [asyncio.ensure_future(self._worker(jobs, Analyser(s.engine, s.limit, s.multipv)))
-                        for _ in range(count)]
         try:
-            await asyncio.gather(*self.workers, return_exceptions=True)
+            with ctrl_c_stops(asyncio.get_running_loop(), self._interrupted, lambda: self.stopping):
+                self.workers = [asyncio.ensure_future(self._worker(jobs, Analyser(s.engine, s.limit, s.multipv)))
+                                for _ in range(count)]
+                await asyncio.gather(*self.workers, return_exceptions=True)
         finally:
-            try:
-                loop.remove_signal_handler(signal.SIGINT)
-            except (NotImplementedError, RuntimeError):
-                pass
             self.bar.close()
         return self.outcome
 
