@@ -39,3 +39,8 @@ def test_match_charts_label_their_axes_with_round_values():
     llr = llr_chart([(1, 0.5), (2, -1.1)], (-2.94, 2.94))
     labels = [float(v) for v in re.findall(r'class="y-tick"[^>]*>([^<]+)<', llr)]
     assert labels == [-4, -2, 0, 2, 4]
+
+
+def test_counts_get_whole_steps():
+    assert nice_ticks(0, 2, min_step=1)[2] == [0, 1, 2]
+    assert nice_ticks(0, 2)[2] == [0, 0.5, 1, 1.5, 2]

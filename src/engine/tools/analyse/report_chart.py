@@ -19,7 +19,8 @@ def eval_chart(reviewed: GameReview, chart_id: str) -> str:
     pawns = [cp / 100 for cp in reviewed.white_centipawns()]
     points = list(enumerate(pawns))   # x: plies played
     low, high = min(pawns + [-1.0]), max(pawns + [1.0])
-    frame = Frame((0, max(len(pawns) - 1, 1)), (low, high), width=WIDTH, height=HEIGHT, y_count=6)
+    frame = Frame((0, max(len(pawns) - 1, 1)), (low, high), width=WIDTH, height=HEIGHT, y_count=6,
+                  x_min_step=1)
     body: List[str] = axes(frame, "plies (half-moves)", "pawns, White's view")
     body.append(horizontal_line(frame, 0))
     body.append(polyline(frame, points, "#036"))

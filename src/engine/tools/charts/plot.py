@@ -21,11 +21,11 @@ class Frame:
 
     def __init__(self, x_range: Tuple[float, float], y_range: Tuple[float, float],
                  width: int = WIDTH, height: int = HEIGHT, y_count: int = 5, x_count: int = 6,
-                 nice_x: bool = True):
+                 nice_x: bool = True, x_min_step: float = 0.0):
         self.width, self.height = width, height
         self.y0, self.y1, self.y_ticks = nice_ticks(*y_range, count=y_count)
         if nice_x:
-            self.x0, self.x1, self.x_ticks = nice_ticks(*x_range, count=x_count)
+            self.x0, self.x1, self.x_ticks = nice_ticks(*x_range, count=x_count, min_step=x_min_step)
         else:   # slots (bars): the axis is the data's range, with no ticks of its own
             self.x0, self.x1, self.x_ticks = x_range[0], max(x_range[1], x_range[0] + 1), []
 

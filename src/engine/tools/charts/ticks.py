@@ -21,9 +21,10 @@ def nice_number(value: float, round_it: bool) -> float:
     return nice * 10 ** exponent
 
 
-def nice_ticks(low: float, high: float, count: int = 5) -> Tuple[float, float, List[float]]:
+def nice_ticks(low: float, high: float, count: int = 5, min_step: float = 0.0) -> Tuple[float, float, List[float]]:
     """(axis low, axis high, ticks) for data between `low` and `high`: about
-    `count` ticks a round step apart, the axis widened to the outer ticks."""
+    `count` ticks a round step apart (at least `min_step`: 1 for counts such
+    as plies), the axis widened to the outer ticks."""
     if not (math.isfinite(low) and math.isfinite(high)):
         raise ValueError(f"an axis needs finite ends, not {low}, {high}")
     if high < low:
@@ -32,7 +33,7 @@ def nice_ticks(low: float, high: float, count: int = 5) -> Tuple[float, float, L
         spread = abs(low) or 1.0
         low, high = low - spread, high + spread
     span = nice_number(high - low, round_it=False)
-    step = nice_number(span / max(count - 1, 1), round_it=True)
+    step = max(nice_number(span / max(count - 1, 1), round_it=True), min_step)
     # The epsilon keeps 0.95 / 0.05 = 18.999... from adding a step below the data.
     first, last = math.floor(low / step + 1e-9) * step, math.ceil(high / step - 1e-9) * step
     digits = max(0, -math.floor(math.log10(step)))   # no 0.30000000000000004

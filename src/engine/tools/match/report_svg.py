@@ -16,7 +16,7 @@ def elo_chart(series: Sequence[Tuple[int, float, float, float]], games: int) -> 
         return message("elo", "Elo", "no finite Elo estimate yet (all games won or all lost)")
     low = max(-800.0, min(lo for _, _, lo, _ in series))
     high = min(800.0, max(hi for _, _, _, hi in series))
-    frame = Frame((1, max(games, 2)), (min(low, 0), max(high, 0)))
+    frame = Frame((1, max(games, 2)), (min(low, 0), max(high, 0)), x_min_step=1)
     band = ([(n, frame.clip_y(hi)) for n, _, _, hi in series]
             + [(n, frame.clip_y(lo)) for n, _, lo, _ in reversed(series)])   # a band end beyond the axis
     body = axes(frame, "games", "Elo")
@@ -34,7 +34,8 @@ def llr_chart(series: Sequence[Tuple[int, float]], bounds: Optional[Tuple[float,
         return message("llr", "SPRT", "no SPRT in this match (--sprt)")
     lower, upper = bounds
     values = [v for _, v in series]
-    frame = Frame((0, max([n for n, _ in series] + [2])), (min(values + [lower]) - 0.2, max(values + [upper]) + 0.2))
+    frame = Frame((0, max([n for n, _ in series] + [2])), (min(values + [lower]) - 0.2, max(values + [upper]) + 0.2),
+                  x_min_step=1)
     body = axes(frame, "game pairs", "LLR")
     for bound, name in ((lower, "H0"), (upper, "H1")):
         y = frame.y(bound)
