@@ -62,3 +62,14 @@ def test_help_names_the_limits_and_the_report(capsys):
     text = capsys.readouterr().out
     for word in ("--depth", "--nodes", "--time", "--multipv", "--concurrency", "--engine", "--output", "--report"):
         assert word in text
+
+
+def test_bad_arguments_are_refused_with_status_2(tmp_path, capsys):
+    pgn = tmp_path / "g.pgn"
+    pgn.write_text(HUNG_QUEEN)
+    assert main(["analyse", str(pgn), "--depth", "0"]) == 2
+    assert "--depth must be at least 1" in capsys.readouterr().err
+    assert main(["analyse", str(pgn), "--engine", "tc=10+0.1"]) == 2
+    assert "tc= means nothing to an analysis" in capsys.readouterr().err
+    assert main(["analyse", str(pgn), "--engine", "colour=blue"]) == 2
+    assert "unknown engine key 'colour'" in capsys.readouterr().err

@@ -113,7 +113,8 @@ def run(args) -> int:
     if failed:
         summary += f", {failed} failed (see above)"
     if untried:
-        why = "interrupted" if outcome.interrupted else "the engine could not be started"
+        why = ("interrupted" if outcome.interrupted else "the engine could not be started"
+               if outcome.engine_failed else "stopped by an internal error")
         summary += f", {untried} not analysed ({why})"
     print(f"vireo analyse: {summary}", file=sys.stderr)
     if outcome.interrupted:
