@@ -105,3 +105,11 @@ def test_a_mating_move_ends_the_game_without_an_eval_and_the_forced_reply_is_unm
 
 def test_game_accuracy_of_a_flawless_game_is_100_for_both():
     assert game_accuracy([20, 20, 20, 20, 20], True) == (100.0, 100.0)
+
+
+def test_a_forced_reply_is_not_marked_however_far_the_eval_falls():
+    game = chess.pgn.read_game(io.StringIO("1. e4 f5 2. Qh5+ g6 *"))   # 2... g6 is Black's only legal move
+    moves = list(game.mainline_moves())
+    reviewed = review(GameInput(1, "t", game), _evals(game.board(), moves, [20, 30, 300, 400, 1500]))
+    assert [m.judgement.nag for m in reviewed.moves] == [None, BLUNDER, None, None]
+    assert reviewed.moves[3].judgement.loss > 15 and reviewed.moves[3].cp_loss == 600
