@@ -16,6 +16,7 @@ SUBCOMMANDS = {
     "bench": ("engine.uci.bench", "search a fixed list of positions; prints the node signature"),
     "match": ("engine.tools.match.cli", "play a match between UCI/xboard engines"),
     "spsa": ("engine.tools.spsa.cli", "tune an engine's spin options by SPSA over game pairs"),
+    "analyse": ("engine.tools.analyse.cli", "annotate the games of PGN files: evals, ?! ? ??, better lines, report"),
     "epd": ("engine.tools.epd", "run an EPD test suite (bm/am, c0 points)"),
     "book": ("engine.tools.book", "build or inspect Polyglot opening books"),
     "tune": ("engine.tools.tuning.cli", "fit the evaluation weights to labelled positions (Texel)"),

@@ -4,14 +4,12 @@ The games are written here with known results, lengths and endings, so the
 number of points each chart must have is known before the page is drawn.
 """
 import json
-import shutil
-import subprocess
-import sys
 
 import chess.pgn
 import pytest
 
-from conftest import REPO, unavailable
+from conftest import REPO
+from headless_chromium import dump_dom, screenshot
 from engine.__main__ import main
 from engine.tools.match.report import length_bins, render
 from engine.tools.match.report_data import build, read_games
@@ -68,14 +66,6 @@ window.addEventListener('load', function () {
 </script>"""
 
 
-def chromium():
-    path = shutil.which("chromium") or shutil.which("chromium-browser")
-    if path is None:
-        unavailable("chromium is not installed (apt-get install chromium)")
-    return [path, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
-            "--enable-logging=stderr", "--v=0"]
-
-
 def test_rescore_report_renders_in_chromium_with_every_point(tmp_path):
     pgn = write_pgn(tmp_path / "games.pgn")
     report = tmp_path / "match.html"
@@ -87,22 +77,17 @@ def test_rescore_report_renders_in_chromium_with_every_point(tmp_path):
 
     checked = tmp_path / "checked.html"
     checked.write_text(page.replace("</body>", CHECK_SCRIPT + "</body>"))
-    run = subprocess.run(chromium() + ["--dump-dom", checked.as_uri()], capture_output=True, text=True,
-                         timeout=120)
-    assert run.returncode == 0, run.stderr[-2000:]
-    dom = run.stdout
+    dom, console_errors = dump_dom(checked)
     assert "<title>ERROR" not in dom
     found = json.loads(dom.split('<pre id="browser-checks">')[1].split("</pre>")[0].replace("&quot;", '"'))
     assert found["charts"] == expected_points()
     assert all(w > 300 and h > 100 for w, h in found["sizes"].values())
-    console_errors = [line for line in run.stderr.splitlines() if "CONSOLE" in line and "ERROR" in line.upper()]
     assert not console_errors
 
     ARTIFACTS.mkdir(exist_ok=True)
     shot = ARTIFACTS / "match-report.png"
     shot.unlink(missing_ok=True)
-    subprocess.run(chromium() + [f"--screenshot={shot}", "--window-size=900,2300", report.as_uri()],
-                   capture_output=True, timeout=120, check=True)
+    screenshot(report, shot, 900, 2300)
     assert shot.stat().st_size > 10_000
 
 

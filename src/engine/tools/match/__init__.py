@@ -13,5 +13,6 @@ Modules, one concept each:
     results       the running score and the report
     rescore       the report from PGN files (shards of one match)
     runner        concurrency, progress, stopping
+    interrupt     Ctrl-C on the asyncio loop (shared with `vireo analyse`)
     cli           `vireo match`
 """

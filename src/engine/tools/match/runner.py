@@ -10,7 +10,6 @@ the games in progress; they are not counted and not written, so the PGN
 holds finished games only.
 """
 import asyncio
-import signal
 import sys
 import time
 import traceback
@@ -21,6 +20,7 @@ from tqdm import tqdm
 
 from .adjudication import Adjudicator, DrawRule, ResignRule, Tablebase
 from .game import play_game
+from .interrupt import ctrl_c_stops
 from .openings import STANDARD_START, Opening, OpeningError, OpeningSuite
 from .pgn_writer import GameLabels, PgnWriter
 from .player import EngineStartError, Player
@@ -206,34 +206,16 @@ class Match:
                 self.outcome.stop_reason, self.outcome.error = "error", f"--continue: {exc}"
                 return self.outcome
 
-        def interrupted():
-            loop.remove_signal_handler(signal.SIGINT)   # a second Ctrl-C aborts at once
-            self._stop("interrupted")
-
-        def exception_handler(loop, context):
-            # Cancelling games mid-command makes python-chess resolve futures
-            # that are already cancelled; that noise is expected while stopping.
-            if not self.stopping:
-                loop.default_exception_handler(context)
-
-        loop.set_exception_handler(exception_handler)
-        try:
-            loop.add_signal_handler(signal.SIGINT, interrupted)
-        except (NotImplementedError, RuntimeError):   # not the main thread, or Windows
-            pass
         self.bar = tqdm(total=self.games_to_play(), unit="game", disable=not self.settings.progress,
                         file=sys.stderr, dynamic_ncols=True)
         jobs = self._jobs()
         count = max(1, min(self.settings.concurrency, self.games_to_play()))
         players = [first_players] + [[Player(s) for s in self.settings.engines] for _ in range(count - 1)]
-        self.workers = [asyncio.ensure_future(self._worker(jobs, p)) for p in players]
         try:
-            await asyncio.gather(*self.workers, return_exceptions=True)
+            with ctrl_c_stops(loop, lambda: self._stop("interrupted"), lambda: self.stopping):
+                self.workers = [asyncio.ensure_future(self._worker(jobs, p)) for p in players]
+                await asyncio.gather(*self.workers, return_exceptions=True)
         finally:
-            try:
-                loop.remove_signal_handler(signal.SIGINT)
-            except (NotImplementedError, RuntimeError):
-                pass
             self.bar.close()
             self.writer.close()
         self.outcome.seconds = time.monotonic() - started
