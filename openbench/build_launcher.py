@@ -88,8 +88,10 @@ def install(stage: Path, env: Path, cc: str) -> None:
         build_env["CC"] = cc
     run([str(env / "bin" / "python"), "-m", "pip", "install", "--quiet", "--no-deps",
          "--no-index", "--no-build-isolation", "--no-cache-dir", str(stage)], env=build_env)
-    # The installed package, not a source tree on sys.path, must answer.
-    run([str(env / "bin" / "python"), "-I", "-c", "import engine._core"], cwd="/")
+    # The installed package, not a source tree or an editable install of
+    # this Python, must answer.
+    check = f"import engine._core, sys; sys.exit(not engine._core.__file__.startswith({str(env)!r}))"
+    run([str(env / "bin" / "python"), "-I", "-c", check], cwd="/")
     (env / COMPLETE).write_text("ok\n")
 
 
