@@ -22,6 +22,7 @@ def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "OpenSite.settings")
     import django
     django.setup()
+    import OpenBench.views  # noqa: F401  (imports the workload modules in the order they expect)
     import OpenBench.workloads.verify_workload as verify
 
     def collect_local_info(errors, request, field):

@@ -89,6 +89,12 @@ class FileServer:
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
+    def translate_path(self, path):
+        # OpenBench asks for <repo>/archive/<ref>.zip/ (utils.url_join adds a
+        # slash), which GitHub serves as the file
+        local = super().translate_path(path)
+        return local.rstrip("/") if os.path.isfile(local.rstrip("/")) else local
+
     def log_message(self, *args):
         pass
 
