@@ -19,7 +19,8 @@ SUBCOMMANDS = {
     "epd": ("engine.tools.epd", "run an EPD test suite (bm/am, c0 points)"),
     "book": ("engine.tools.book", "build or inspect Polyglot opening books"),
     "tune": ("engine.tools.tuning.cli", "fit the evaluation weights to labelled positions (Texel)"),
-    "datagen": ("engine.tools.nnue.datagen.cli", "self-play training data for the NNUE (Marlinformat)"),
+    "datagen": ("engine.tools.nnue.datagen.cli", "self-play training data for the NNUE (kept games or Marlinformat)"),
+    "selfplay": ("engine.tools.nnue.games.cli", "the kept self-play (data/selfplay): add to or check its manifest"),
     "train": ("engine.tools.nnue.train.cli", "train the NNUE on Marlinformat data; export the network file"),
     "genfens": ("engine.tools.genfens", "opening positions for OpenBench DATAGEN (genfens N seed S book B)"),
 }

@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import chess
 import chess.polyglot
@@ -30,10 +31,15 @@ def generate(path, **settings):
     return path.read_bytes()
 
 
+def game_lines(journal):
+    """The journal's game lines: not its settings, not the `# command` of each (re)start."""
+    return [line for line in journal.read_text().splitlines()[1:] if not line.startswith("# ")]
+
+
 def games_of(path):
     """game index -> its records' bytes, from the journal."""
     data = path.read_bytes()
-    lines = open(str(path) + ".journal").read().splitlines()[1:]
+    lines = game_lines(Path(str(path) + ".journal"))
     blocks, offset = {}, 0
     for line in lines:
         game, count, _, _ = map(int, line.split())
@@ -77,7 +83,7 @@ def test_a_killed_run_resumes_without_losing_or_changing_anything(tmp_path):
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            if journal.exists() and len(journal.read_text().splitlines()) >= 4:   # header + 3 games
+            if journal.exists() and len(game_lines(journal)) >= 3:
                 break
             time.sleep(0.05)
         else:
@@ -86,7 +92,7 @@ def test_a_killed_run_resumes_without_losing_or_changing_anything(tmp_path):
     finally:
         process.wait()
     written = out.read_bytes()
-    done = len(journal.read_text().splitlines()) - 1
+    done = len(game_lines(journal))
     assert 3 <= done < games, "the run must be killed in the middle"
     with open(out, "ab") as handle:
         handle.write(b"\x01" * 7)            # a game cut off in the middle of its write
@@ -277,7 +283,7 @@ def test_sigterm_stops_a_run_with_its_summary_and_its_games_kept(tmp_path, worke
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 60
-        while not (journal.exists() and len(journal.read_text().splitlines()) >= 4):   # header + 3 games
+        while not (journal.exists() and len(game_lines(journal)) >= 3):
             assert time.monotonic() < deadline, "datagen wrote no games in 60 s"
             time.sleep(0.05)
         proc.send_signal(signal.SIGTERM)
@@ -288,8 +294,8 @@ def test_sigterm_stops_a_run_with_its_summary_and_its_games_kept(tmp_path, worke
             proc.wait()
     assert proc.returncode == 130, stderr
     assert "Traceback" not in stderr
-    games = [int(line.split()[0]) for line in journal.read_text().splitlines()[1:]]
-    positions = sum(int(line.split()[1]) for line in journal.read_text().splitlines()[1:])
+    games = [int(line.split()[0]) for line in game_lines(journal)]
+    positions = sum(int(line.split()[1]) for line in game_lines(journal))
     assert f"{positions} positions from {len(games)} games" in stdout
     assert "stopped: the same command goes on from here" in stdout
     assert out.stat().st_size == positions * RECORD_SIZE   # no game half-written by the stop

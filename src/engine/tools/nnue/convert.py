@@ -3,7 +3,9 @@
 1.0 / 0.5 / 0.0), so that either kind of data feeds either tool.
 
 `vireo datagen --convert IN OUT` picks the direction from the names: a file
-ending in .txt or .txt.gz is text, anything else Marlinformat.
+ending in .txt or .txt.gz is text, anything else Marlinformat. A kept game
+file (.games.xz) converts to the positions it trains on (games/expand.py),
+as records or as text: the Marlinformat export of kept self-play.
 """
 from __future__ import annotations
 
@@ -13,6 +15,8 @@ from typing import Iterator, TextIO
 
 import chess
 
+from .games.expand import expand_games
+from .games.files import is_games_file, read_games
 from .marlinformat import RECORD_SIZE, RESULT_TEXT, RecordError, decode, encode, result_code
 
 
@@ -60,6 +64,15 @@ def read_records(path) -> Iterator[bytes]:
 def convert(source, target) -> int:
     """Converts source to target (directions by file name); returns the count."""
     count = 0
+    if is_games_file(target):
+        raise ConversionError("kept games are written by vireo datagen (self-play or --from-pgn), "
+                              "not converted from positions")
+    if is_games_file(source):
+        with (_open_text(target, "w") if is_text(target) else open(target, "wb")) as dst:
+            for record in expand_games(read_games(source), str(source)):
+                dst.write(record_to_line(record) + "\n" if is_text(target) else record)
+                count += 1
+        return count
     if is_text(source) == is_text(target):
         raise ConversionError("one file must be text (.txt, .txt.gz) and the other Marlinformat")
     if is_text(source):

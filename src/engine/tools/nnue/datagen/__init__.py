@@ -1,4 +1,5 @@
-"""`vireo datagen`: self-play training data in Marlinformat (docs/nnue-data.md).
+"""`vireo datagen`: self-play training data, kept as whole games (.games.xz,
+docs/selfplay.md) or as Marlinformat records (.bin, docs/nnue-data.md).
 
 starts.py        where games begin: start position, opening files, Chess960
 adjudication.py  when a game is decided early (score, length, Syzygy)

@@ -1,6 +1,8 @@
-"""`vireo datagen`: self-play training data, and conversion to and from text."""
+"""`vireo datagen`: self-play training data (kept games, OUT.games.xz, or
+Marlinformat records, OUT.bin), PGN import, and conversions."""
 from __future__ import annotations
 
+import shlex
 import signal
 import sys
 from pathlib import Path
@@ -8,6 +10,9 @@ from pathlib import Path
 from engine.syzygy.tables import TablebaseError
 
 from ..convert import ConversionError, convert
+from ..games.files import SUFFIX, is_games_file, write_games
+from ..games.layout import GameFormatError
+from ..games.pgn import PgnImportError, import_pgn
 from .adjudication import AdjudicationRules
 from .game import GameSettings
 from .journal import JournalError
@@ -18,7 +23,9 @@ from .stop_signals import handlers_swapped, raise_interrupt
 
 
 def add_arguments(parser):
-    parser.add_argument("output", nargs="?", help="Marlinformat output file (appended to; resumes a killed run)")
+    parser.add_argument("output", nargs="?",
+                        help="output file: NAME.games.xz keeps whole games (the compact format, "
+                             "docs/selfplay.md), NAME.bin Marlinformat records; resumes a killed run")
     parser.add_argument("--games", type=int, default=1000, help="games in the whole run, all shards (default 1000)")
     parser.add_argument("--nodes", type=int, default=5000, help="nodes searched per move (default 5000)")
     parser.add_argument("--workers", type=int, default=1, help="processes playing games (default 1)")
@@ -39,7 +46,11 @@ def add_arguments(parser):
                         help="search with this NNUE network (needs a core with NNUE inference)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--convert", nargs=2, metavar=("IN", "OUT"),
-                        help="convert between Marlinformat and FEN;score;result text (.txt/.txt.gz) instead")
+                        help="convert instead: Marlinformat <-> FEN;score;result text (.txt/.txt.gz), or "
+                             "a .games.xz file -> the positions it trains on, as records or text")
+    parser.add_argument("--from-pgn", nargs="+", metavar="IN.pgn",
+                        help="instead of playing, keep these PGN games (.pgn, .pgn.gz, .pgn.xz; scores "
+                             "from move comments like {+0.31/14 0.26s}) in OUT.games.xz")
 
 
 def _fail(message: str) -> int:
@@ -61,8 +72,8 @@ def config_from(args) -> RunConfig:
     for name in ("games", "nodes", "workers", "hash"):
         if getattr(args, name) < 1:
             raise ValueError(f"--{name} must be at least 1")
-    if args.random_plies < 0 or args.skip_plies < 0:
-        raise ValueError("--random-plies and --skip-plies must not be negative")
+    if args.random_plies < 0 or not 0 <= args.skip_plies <= 255:
+        raise ValueError("--random-plies must not be negative, --skip-plies must be in 0..255")
     for path in filter(None, [args.eval_file]):
         if not Path(path).is_file():
             raise ValueError(f"--eval-file {path}: no such file")
@@ -75,21 +86,55 @@ def config_from(args) -> RunConfig:
                      starts=starts, rules=AdjudicationRules(), syzygy=args.syzygy, eval_file=args.eval_file)
 
 
+def output_kind(name: str) -> str:
+    if is_games_file(name):
+        return "games"
+    if name.endswith(".bin"):
+        return "records"
+    raise ValueError(f"{name}: name the output NAME{SUFFIX} (whole games, compact) or NAME.bin "
+                     f"(Marlinformat records)")
+
+
+def from_pgn(args) -> int:
+    if not is_games_file(args.output):
+        return _fail(f"--from-pgn writes kept games: name the output NAME{SUFFIX}")
+    if not 0 <= args.skip_plies <= 255:
+        return _fail("--skip-plies must be in 0..255")
+    try:
+        raw, counts = import_pgn(args.from_pgn, args.skip_plies)
+        if not counts.games:
+            return _fail(f"no usable game in {' '.join(args.from_pgn)} ({counts.skipped} skipped)")
+        write_games(args.output, raw)
+    except (PgnImportError, GameFormatError, OSError) as exc:
+        return _fail(str(exc))
+    print(f"{counts.games} games, {counts.moves} moves ({counts.scored} with a score), "
+          f"{counts.positions} positions to train on in {args.output}; "
+          f"{counts.skipped} games skipped (unfinished or unreadable)")
+    return 0
+
+
 def run(args) -> int:
+    if args.from_pgn:
+        if not args.output:
+            return _fail("an output file NAME.games.xz is needed before --from-pgn")
+        return from_pgn(args)
     if args.convert:
         try:
             count = convert(*args.convert)
-        except (ConversionError, OSError) as exc:
+        except (ConversionError, GameFormatError, OSError) as exc:
             return _fail(str(exc))
         print(f"{count} positions: {args.convert[0]} -> {args.convert[1]}")
         return 0
     if not args.output:
         return _fail("an output file is needed (or --convert IN OUT)")
     try:
+        output_kind(args.output)
         config = config_from(args)
+        given = sys.argv[sys.argv.index("datagen") + 1:] if "datagen" in sys.argv else []
+        command = "vireo datagen " + " ".join(shlex.quote(a) for a in given)
         # SIGTERM (`kill PID`, a job launcher's stop) ends the run as Ctrl-C does
         with handlers_swapped(raise_interrupt, (signal.SIGTERM,)):
-            journal = run_games(config, args.output, progress=not args.quiet)
+            journal = run_games(config, args.output, progress=not args.quiet, command=command)
     except (ValueError, StartsError, JournalError, TablebaseError, OSError, RuntimeError) as exc:
         return _fail(str(exc))
     print(f"{journal.records} positions from {len(journal.done)} games in {args.output}")

@@ -9,6 +9,10 @@ positions whose search score the static picture can explain) when
   - the move the search chose is not a capture and not a promotion,
   - the score is a centipawn score below `max_score` (no mate, no tablebase win).
 Each kept position gets the game's final result once the game is over.
+
+The game is also kept whole (games/layout.py: start, moves, scores, result),
+for the compact files; games/expand.py applies the same filter to it, and
+the tests check that both give the same records.
 """
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ import chess
 
 from engine._core import Position
 
+from ..games.layout import encode_game
 from ..marlinformat import BLACK_WIN, DRAW, WHITE_WIN, encode
 from .adjudication import Adjudicator
 
@@ -38,6 +43,7 @@ class GameRecord:
     result: int
     plies: int
     records: List[bytes] = field(default_factory=list)
+    packed: bytes = b""      # the whole game in the kept format (games/layout.py)
 
 
 def search_score(infos) -> Tuple[str, int]:
@@ -74,6 +80,9 @@ def play_game(search, board: chess.Board, settings: GameSettings, adjudicator: A
     """Plays from board (changed in place) to the end; returns the kept records."""
     search.clear_hash()    # each game alone decides its moves: resuming and shards repeat it exactly
     position = Position(board.fen(), chess960=board.chess960)
+    start = board.copy(stack=False)
+    moves: List[chess.Move] = []
+    scores: List[int] = []
     kept: List[bytearray] = []
     plies = 0
     while True:
@@ -89,6 +98,8 @@ def play_game(search, board: chess.Board, settings: GameSettings, adjudicator: A
         white_score = as_centipawns(score) * (1 if board.turn else -1)
         if keep(board, move, score, plies, settings):
             kept.append(bytearray(encode(board, white_score, DRAW)))
+        moves.append(move)
+        scores.append(white_score)
         plies += 1
         result = adjudicator.after_search(white_score, plies)
         if result is not None:
@@ -97,4 +108,5 @@ def play_game(search, board: chess.Board, settings: GameSettings, adjudicator: A
         position.push(best)
     for record in kept:
         record[RESULT_OFFSET] = result
-    return GameRecord(result, plies, [bytes(r) for r in kept])
+    packed = encode_game(start, moves, scores, result, settings.skip_plies, len(kept))
+    return GameRecord(result, plies, [bytes(r) for r in kept], packed)

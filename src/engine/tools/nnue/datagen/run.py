@@ -20,7 +20,8 @@ from tqdm import tqdm
 
 from .adjudication import AdjudicationRules, Adjudicator
 from .game import GameRecord, GameSettings, play_game
-from .journal import Journal
+from ..games.files import is_games_file
+from .journal import GamesJournal, Journal
 from .starts import StartSettings, start_board
 
 
@@ -135,20 +136,29 @@ def played_games(config: RunConfig, todo: List[int]) -> Iterator[Tuple[int, Game
         yield from pool.imap_unordered(play, todo, chunksize=1)
 
 
-def run(config: RunConfig, output, progress: bool = True) -> Journal:
+def open_journal(config: RunConfig, output) -> Journal:
+    """A kept game file for a name ending .games.xz, Marlinformat records otherwise."""
+    kind = GamesJournal if is_games_file(output) else Journal
+    return kind(output, config.describe())
+
+
+def run(config: RunConfig, output, progress: bool = True, command: Optional[str] = None) -> Journal:
     """Play the games the journal lacks. A KeyboardInterrupt stops the run
-    with what is written kept, and the journal returned says `stopped`."""
+    with what is written kept, and the journal returned says `stopped`.
+    command, when given, goes to the journal as a comment (the manifest's)."""
     if config.workers > 1:
         preflight(config)
     else:
         init_worker(config)
-    journal = Journal(output, config.describe())
+    journal = open_journal(config, output)
+    if command:
+        journal.note("command " + command)
     todo = [g for g in shard_games(config) if g not in journal.done]
     start, made = time.monotonic(), 0
     bar = tqdm(total=len(todo), unit="game", disable=not progress, dynamic_ncols=True)
     try:
         for game, record in played_games(config, todo):
-            journal.append(game, record.records, record.result, record.plies)
+            journal.append(game, record)
             made += len(record.records)
             rate = made / max(time.monotonic() - start, 1e-9)
             bar.set_postfix_str(f"{journal.records} positions, {rate:.0f} pos/s", refresh=False)

@@ -14,7 +14,8 @@ from ..network_file import ACTIVATIONS, MAX_BUCKETS
 
 
 def add_arguments(parser):
-    parser.add_argument("data", nargs="+", help="Marlinformat files (from vireo datagen, or converted)")
+    parser.add_argument("data", nargs="+", help="training data: kept game files (.games.xz, read as the positions "
+                             "they train on) and Marlinformat files (.bin), any mix")
     parser.add_argument("--export", metavar="OUT.nnue", help="write the quantized network the core loads")
     parser.add_argument("--hidden", type=int,
                         help="accumulator neurons per side (default 128, or --init's: a multiple of 16; "

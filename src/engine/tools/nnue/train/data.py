@@ -1,6 +1,7 @@
 """The training data: Marlinformat files read through numpy memory maps (no
 copy in memory), split into training and validation, served in shuffled
-batches.
+batches. A kept game file (.games.xz) is read as the positions it trains on,
+expanded once into a cache (games/cache.py).
 
 The validation set is the last `validation` fraction of each file. Datagen
 writes a game's positions together, so a tail split keeps whole games apart
@@ -14,6 +15,9 @@ from typing import Iterator, List, Sequence
 
 import numpy as np
 
+from ..games.cache import expanded
+from ..games.files import is_games_file
+from ..games.layout import GameFormatError
 from ..marlinformat import DTYPE, RECORD_SIZE
 
 
@@ -22,6 +26,14 @@ class DataError(ValueError):
 
 
 def open_records(path) -> np.ndarray:
+    name = path
+    if is_games_file(path):
+        try:
+            path = expanded(path)
+        except GameFormatError as exc:
+            raise DataError(str(exc)) from None
+        except OSError as exc:
+            raise DataError(f"cannot read {exc.filename or path}: {exc.strerror or exc}") from None
     try:
         size = Path(path).stat().st_size
     except OSError as exc:
@@ -29,7 +41,7 @@ def open_records(path) -> np.ndarray:
     if size % RECORD_SIZE:
         raise DataError(f"{path}: {size} bytes is not a whole number of {RECORD_SIZE}-byte records")
     if size == 0:
-        raise DataError(f"{path} is empty")
+        raise DataError(f"{name} is empty" + (" (no position passes the filter)" if name != path else ""))
     return np.memmap(path, dtype=DTYPE, mode="r")
 
 
