@@ -41,7 +41,10 @@ USERNAME, PASSWORD = "vireo", "vireo-local-test"
 def vireo_build_home(tmp_path_factory):
     """One build cache (VIREO_BUILD_HOME) for the OpenBench tests of a session:
     the launcher the Makefile test builds and the engine OpenBench's client
-    builds from the same sources share it, so the core compiles once a run."""
+    builds from the same sources share it, so the core compiles once a run.
+    VIREO_BUILD_HOME, when set, is used instead (kept between runs)."""
+    if os.environ.get("VIREO_BUILD_HOME"):
+        return Path(os.environ["VIREO_BUILD_HOME"])
     return tmp_path_factory.mktemp("vireo-builds")
 
 
@@ -102,8 +105,9 @@ class _QuietHandler(SimpleHTTPRequestHandler):
 def vireo_source_zip(dest: Path):
     """(commit sha, zip path) of this tree as GitHub's zipball would give it:
     the working tree's tracked files (git stash create), else HEAD."""
-    treeish = subprocess.run(["git", "stash", "create"], cwd=REPO, capture_output=True,
-                             text=True, check=True).stdout.strip() or "HEAD"
+    stash = subprocess.run(["git", "stash", "create"], cwd=REPO, capture_output=True, text=True)
+    # (no local change, or no git identity to write the stash commit: HEAD)
+    treeish = (stash.stdout.strip() if stash.returncode == 0 else "") or "HEAD"
     sha = subprocess.run(["git", "rev-parse", treeish], cwd=REPO, capture_output=True,
                          text=True, check=True).stdout.strip()
     path = dest / f"vireo-{sha}.zip"
@@ -127,7 +131,7 @@ def book_zip(book: Path, path: Path) -> str:
     """The book zipped as OpenBench's book sources are; returns its sha256."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as out:
-        out.write(book, f"books/{book.name}")
+        out.write(book, book.name)   # at the top: the client moves the first entry to Books/NAME
     return hashlib.sha256(book.read_text().encode("utf-8")).hexdigest()
 
 
