@@ -85,6 +85,23 @@ def test_book_positions_are_book_lines_plus_random_plies(tmp_path):
     assert not book_epds & {chess.Board(f).epd() for f in fens}
 
 
+def test_a_pgn_book_gives_its_games_last_positions(tmp_path):
+    lines = ["1. e4 e5 2. Nf3 Nc6 *", "1. d4 d5 2. c4 e6 *", "1. c4 c5 *"]
+    (tmp_path / "Books").mkdir()
+    (tmp_path / "Books" / "lines.pgn").write_text("\n\n".join(f'[Event "{i}"]\n\n{m}' for i, m in enumerate(lines)))
+    fens, done = genfens("genfens 3 seed 12 book Books/lines.pgn plies 0", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    ends = set()
+    for moves in lines:
+        board = chess.Board()
+        for san in moves.replace("1. ", "").replace("2. ", "").split()[:-1]:
+            board.push_san(san)
+        ends.add(board.epd())
+    # with 0 random plies: each is a book line's end or the start position
+    assert {chess.Board(f).epd() for f in fens} <= ends | {chess.Board().epd()}
+    assert {chess.Board(f).epd() for f in fens} & ends
+
+
 @pytest.mark.parametrize("request_line, message", [
     ("genfens 4 seed 1 book Books/missing.epd ", "cannot read opening file"),
     ("genfens four seed 1 book None ", "N must be an integer"),

@@ -10,7 +10,8 @@ line of the book when one is given, then random legal moves. A start is
 kept only when it is not decided: the game is not over and a short search
 (`nodes`, with the engine's default evaluation) scores it within
 `maxscore` centipawns, as datagen runs keep only games worth learning from.
-The same N, seed, book and extra give the same positions.
+The same N, seed, book and extra give the same positions. A book is an EPD
+file, or a PGN file whose games' last positions are the lines.
 
 EXTRA, all optional, as `key value` pairs:
   plies P      random moves from the start position (default 8; at most 4
@@ -27,6 +28,7 @@ import sys
 from typing import Dict, Iterator, List, Optional
 
 import chess
+import chess.pgn
 
 from .nnue.datagen.game import search_score
 from .nnue.datagen.starts import StartSettings, StartsError, read_openings, start_board
@@ -78,7 +80,7 @@ def generate(request: Dict, search) -> Iterator[str]:
     """FENs of request['count'] undecided starts; search: an engine._core.Search."""
     from engine._core import Position
 
-    openings = tuple(read_openings([request["book"]])) if request["book"] else ()
+    openings = tuple(book_positions(request["book"])) if request["book"] else ()
     settings = StartSettings(openings=openings, random_plies=request["plies"],
                              opening_random_plies=min(request["plies"], StartSettings.opening_random_plies))
     rng = random.Random(request["seed"])
@@ -95,6 +97,25 @@ def generate(request: Dict, search) -> Iterator[str]:
         else:
             raise GenfensError(f"no undecided start found in {ATTEMPTS_PER_POSITION} tries "
                                f"(plies {request['plies']}, maxscore {request['maxscore']})")
+
+
+def book_positions(path: str) -> List[str]:
+    """FENs of an OpenBench book: EPD lines, or for a .pgn book (Pohl.pgn)
+    the position at the end of each game, where fastchess starts from it."""
+    if not path.lower().endswith(".pgn"):
+        return read_openings([path])
+    try:
+        with open(path, errors="replace") as handle:
+            fens = []
+            while (game := chess.pgn.read_game(handle)) is not None:
+                board = game.end().board()
+                if not game.errors and board.is_valid() and not board.is_game_over():
+                    fens.append(board.fen())
+    except OSError as exc:
+        raise StartsError(f"cannot read opening file {path}: {exc.strerror or exc}") from None
+    if not fens:
+        raise StartsError(f"opening file {path} holds no playable game")
+    return fens
 
 
 def _undecided(board: chess.Board, search, request: Dict, position_class) -> bool:
