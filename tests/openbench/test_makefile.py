@@ -86,3 +86,17 @@ def test_a_missing_evalfile_fails_the_build_clearly(tmp_path):
     assert done.returncode != 0
     assert "EVALFILE" in done.stderr and "is not a file" in done.stderr
     assert not (tmp_path / "never").exists()
+
+
+def test_cc_is_the_compiler_that_builds_the_core(tmp_path):
+    # A CC that only says it was called: the build must use it, then fail on it
+    called = tmp_path / "cc-was-called"
+    fake_cc = tmp_path / "fake-cc"
+    fake_cc.write_text(f"#!/bin/sh\necho \"$@\" > {called}\nexit 1\n")
+    fake_cc.chmod(0o755)
+    done = subprocess.run(["make", "-C", str(REPO), f"EXE={tmp_path / 'never'}", f"CC={fake_cc}",
+                           f"VIREO_BUILD_HOME={tmp_path / 'builds'}"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode != 0
+    assert "_core.c" in called.read_text()
+    assert not (tmp_path / "never").exists()
