@@ -25,7 +25,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from typing import Dict, Iterator, List, Optional
+from typing import Dict, Iterator, List
 
 import chess
 import chess.pgn
@@ -152,7 +152,7 @@ def run(args) -> int:
         request = parse_request(list(args.words))
         for fen in generate(request, make_search()):
             say(f"info string genfens {fen}")
-    except (GenfensError, StartsError) as exc:
+    except (ValueError, MemoryError) as exc:   # GenfensError, StartsError, a network that cannot load
         say(f"info string genfens: error: {exc}")
         return 2
     return 0
