@@ -219,11 +219,6 @@ class OpenBenchServer:
         response.raise_for_status()
         return session
 
-    def submit(self, session, path: str, fields: dict) -> None:
-        data = dict(fields, csrfmiddlewaretoken=session.cookies.get("csrftoken", ""))
-        response = session.post(f"{self.url}{path}", data=data, timeout=60)
-        response.raise_for_status()
-
     def close(self) -> None:
         stop_group(self.process)
 
@@ -237,7 +232,7 @@ class OpenBenchClient:
         shutil.copytree(root / "Client", folder)
         if fastchess:
             # The client's own shortcut: a fastchess-ob at least as new as the
-            # server asks for is used as it is (see tests/openbench/README).
+            # server asks for is used as it is (docs/distributed.md, "Tested offline").
             shutil.copy2(fastchess, folder / "fastchess-ob")
         self.folder, self.log = folder, log
         self.process = subprocess.Popen(
