@@ -7,6 +7,8 @@ import signal
 import subprocess
 import sys
 import time
+import zlib
+from pathlib import Path
 
 import pytest
 from conftest import shared_data
@@ -138,3 +140,32 @@ def test_a_stopped_run_resumes_to_the_same_positions(tmp_path, stop):
     assert expanded_by_game(out) == reference
     lines = journal.read_text().splitlines()
     assert sum(line.startswith("# command vireo datagen") for line in lines) == 2
+
+
+def test_a_resume_with_another_network_at_the_same_path_is_refused(tmp_path):
+    from engine import _core
+    from engine.tools.nnue.datagen.journal import JournalError
+    shipped = Path(__file__).resolve().parents[2] / "src" / "engine" / "data" / "vireo.nnue"
+    network = tmp_path / "net.nnue"
+    network.write_bytes(shipped.read_bytes())
+    out = tmp_path / "n.games.xz"
+    config = RunConfig(games=1, seed=1, game=GameSettings(nodes=200), eval_file=str(network))
+    try:
+        run(config, out, progress=False)
+        assert any(n.startswith("network-sha256 ") for n in GamesJournal(out, config.describe()).notes)
+        raw = bytearray(shipped.read_bytes())
+        raw[-100] ^= 1                                # another network (a weight), same path
+        raw[-4:] = zlib.crc32(raw[:-4]).to_bytes(4, "little")
+        network.write_bytes(bytes(raw))
+        with pytest.raises(JournalError, match="give the same network"):
+            run(RunConfig(games=2, seed=1, game=GameSettings(nodes=200), eval_file=str(network)), out,
+                progress=False)
+    finally:
+        _core.unload_network()
+
+
+def test_an_output_of_neither_kind_is_refused(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "engine", "datagen", str(tmp_path / "out.dat"), "--games", "1"],
+                            capture_output=True, text=True)
+    assert result.returncode == 2 and ".games.xz" in result.stderr and ".bin" in result.stderr
+    assert not (tmp_path / "out.dat").exists() and "Traceback" not in result.stderr

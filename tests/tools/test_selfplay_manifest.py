@@ -47,6 +47,24 @@ def test_add_then_check_and_what_check_finds(tmp_path):
     assert selfplay("check", tmp_path).returncode == 1
 
 
+def test_add_takes_the_network_from_the_journal_and_checks_it(tmp_path):
+    from engine import _core
+    out = tmp_path / "g.games.xz"
+    try:
+        run(RunConfig(games=1, seed=2, game=GameSettings(nodes=200), eval_file=str(NETWORK)), out,
+            progress=False, command="vireo datagen g.games.xz")
+    finally:
+        _core.unload_network()
+    added = selfplay("add", out, "--generation", "7")
+    assert added.returncode == 0, added.stderr
+    import hashlib
+    assert read_manifest(tmp_path)[0].network_sha256 == hashlib.sha256(NETWORK.read_bytes()).hexdigest()
+    other = tmp_path / "other.nnue"
+    other.write_bytes(b"not the network")
+    refused = selfplay("add", out, "--generation", "7", "--network", other)
+    assert refused.returncode == 2 and "is not the network" in refused.stderr
+
+
 def test_add_without_a_journal_needs_the_seed_and_command(tmp_path):
     out = tmp_path / "g.games.xz"
     run(RunConfig(games=1, seed=1, game=GameSettings(nodes=300)), out, progress=False)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Set
+from typing import List, Set
 
 from ..games.files import compress
 from ..games.layout import packed_size
@@ -40,6 +40,7 @@ class Journal:
         self.path = Path(str(output) + ".journal")
         self.header = f"# vireo datagen {settings}"
         self.done: Set[int] = set()
+        self.notes: List[str] = []      # the `# ...` lines after the settings
         self.records = 0
         self.stopped = False            # set by run() when interrupted
         self._load()
@@ -80,7 +81,8 @@ class Journal:
     def _read_line(self, line: str) -> int:
         """Takes in a journal line; returns the game's plies."""
         if line.startswith("# "):
-            return 0            # a comment: the command of a (re)start
+            self.notes.append(line[2:])     # a comment: the command of a (re)start, the network
+            return 0
         game, records, _result, plies = (int(x) for x in line.split())
         self.done.add(game)
         self.records += records

@@ -20,8 +20,8 @@ from tqdm import tqdm
 
 from .adjudication import AdjudicationRules, Adjudicator
 from .game import GameRecord, GameSettings, play_game
-from ..games.files import is_games_file
-from .journal import GamesJournal, Journal
+from ..games.files import is_games_file, sha256
+from .journal import GamesJournal, Journal, JournalError
 from .starts import StartSettings, start_board
 
 
@@ -142,6 +142,22 @@ def open_journal(config: RunConfig, output) -> Journal:
     return kind(output, config.describe())
 
 
+def check_network(config: RunConfig, journal: Journal) -> None:
+    """The settings name the network by its path; its SHA-256 goes to the
+    journal too, so that a resume with another file at that path (a newer
+    network shipped meanwhile) is refused rather than mixing two players."""
+    if not config.eval_file:
+        return
+    digest = sha256(config.eval_file)
+    recorded = [note.split()[1] for note in journal.notes if note.startswith("network-sha256 ")]
+    if recorded and recorded[0] != digest:
+        journal.close()
+        raise JournalError(f"{config.eval_file} has SHA-256 {digest}, but this run was played with "
+                           f"{recorded[0]}: give the same network to resume")
+    if not recorded:
+        journal.note(f"network-sha256 {digest}")
+
+
 def run(config: RunConfig, output, progress: bool = True, command: Optional[str] = None) -> Journal:
     """Play the games the journal lacks. A KeyboardInterrupt stops the run
     with what is written kept, and the journal returned says `stopped`.
@@ -151,6 +167,7 @@ def run(config: RunConfig, output, progress: bool = True, command: Optional[str]
     else:
         init_worker(config)
     journal = open_journal(config, output)
+    check_network(config, journal)
     if command:
         journal.note("command " + command)
     todo = [g for g in shard_games(config) if g not in journal.done]

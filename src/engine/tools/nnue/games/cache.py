@@ -11,6 +11,7 @@ lives in $VIREO_CACHE, else $XDG_CACHE_HOME/vireo, else ~/.cache/vireo.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 from .expand import expand_games
@@ -32,6 +33,8 @@ def expanded(path) -> Path:
     if target.exists():
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
+    # minutes for a generation's file: say why nothing else happens meanwhile
+    print(f"expanding {path} into {target} (once; later runs read it from there)", file=sys.stderr, flush=True)
     temporary = target.with_suffix(f".{os.getpid()}.tmp")
     try:
         with open(temporary, "wb") as out:

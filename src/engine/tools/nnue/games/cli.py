@@ -24,7 +24,8 @@ def add_arguments(parser):
     add = sub.add_parser("add", help="add (or renew) a kept game file's row in its folder's manifest")
     add.add_argument("file", help="a .games.xz file inside the manifest's folder")
     add.add_argument("--generation", required=True, help="the generation of the network that played")
-    add.add_argument("--network", help="the network file that played (default: the hand-written evaluation)")
+    add.add_argument("--network", help="the network file that played (default: the one the journal names, "
+                                       "else the hand-written evaluation)")
     add.add_argument("--seed", help="datagen's --seed (default: from the journal)")
     add.add_argument("--command", dest="made_by", metavar="TEXT",
                      help="the command that made the file (default: from the journal)")
@@ -41,11 +42,14 @@ def _fail(message: str) -> int:
 
 
 def from_journal(path: Path):
-    """(seed, command) from a datagen journal: its settings line and first command line."""
+    """(seed, command, network SHA-256) from a datagen journal: its settings
+    line and its first `# command` and `# network-sha256` lines."""
     lines = path.read_text().splitlines()
     seed = re.search(r"\bseed=(\S+)", lines[0]) if lines else None
-    command = next((line[len("# command "):] for line in lines if line.startswith("# command ")), None)
-    return (seed.group(1) if seed else None), command
+
+    def note(word):
+        return next((line[len(word):] for line in lines if line.startswith(word)), None)
+    return (seed.group(1) if seed else None), note("# command "), note("# network-sha256 ")
 
 
 def add(args) -> int:
@@ -53,13 +57,17 @@ def add(args) -> int:
     if not is_games_file(path) or not path.is_file():
         return _fail(f"{path}: not a .games.xz file")
     seed, command = args.seed, args.made_by
+    network = sha256(args.network) if args.network else None
     journal = Path(args.journal or str(path) + ".journal")
-    if (seed is None or command is None) and journal.is_file():
-        found_seed, found_command = from_journal(journal)
+    if journal.is_file():
+        found_seed, found_command, found_network = from_journal(journal)
         seed, command = seed or found_seed, command or found_command
+        if network and found_network and network != found_network:
+            return _fail(f"--network {args.network} is not the network {journal} names ({found_network})")
+        network = network or found_network
     if seed is None or command is None:
         return _fail(f"no journal {journal}: give --seed and --command")
-    network = sha256(args.network) if args.network else "-"
+    network = network or "-"
     row = make_row(path, args.generation, network, seed, command)
     rows = [r for r in read_manifest(path.parent) if r.file != row.file] + [row]
     write_manifest(path.parent, rows)

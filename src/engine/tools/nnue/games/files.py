@@ -31,9 +31,14 @@ def compress(raw: bytes) -> bytes:
 
 
 def read_bytes(path) -> bytes:
+    """The decompressed games; an empty file (a run that has flushed nothing yet) holds none."""
     try:
+        if Path(path).stat().st_size == 0:
+            return b""
         with lzma.open(path, "rb") as handle:
             return handle.read()
+    except FileNotFoundError:
+        raise GameFormatError(f"{path}: no such file") from None
     except lzma.LZMAError as exc:
         raise GameFormatError(f"{path}: not an xz file ({exc})") from None
     except EOFError:
