@@ -45,7 +45,11 @@ def vireo_build_home(tmp_path_factory):
     VIREO_BUILD_HOME, when set, is used instead (kept between runs)."""
     if os.environ.get("VIREO_BUILD_HOME"):
         return Path(os.environ["VIREO_BUILD_HOME"])
-    return tmp_path_factory.mktemp("vireo-builds")
+    # One fixed folder of the session: each test module importing this
+    # fixture gets its own instance, and they must share the folder.
+    home = tmp_path_factory.getbasetemp() / "vireo-builds"
+    home.mkdir(exist_ok=True)
+    return home
 
 
 def require_openbench():
