@@ -95,11 +95,14 @@ def stored_pgn(server: OpenBenchServer, workload_id: int) -> str:
     has archived them, the uploaded .pgn.bz2 files."""
     folder = server.root / "Media" / "PGNs"
     archive = folder / f"{workload_id}.pgn.tar"
-    if archive.is_file():
-        with tarfile.open(archive) as tar:
-            return "".join(bz2.decompress(tar.extractfile(m).read()).decode() for m in tar if m.isfile())
-    uploads = sorted(folder.glob(f"{workload_id}.*.pgn.bz2")) if folder.is_dir() else []
-    return "".join(bz2.decompress(path.read_bytes()).decode() for path in uploads)
+    try:
+        if archive.is_file():
+            with tarfile.open(archive) as tar:
+                return "".join(bz2.decompress(tar.extractfile(m).read()).decode() for m in tar if m.isfile())
+        uploads = sorted(folder.glob(f"{workload_id}.*.pgn.bz2")) if folder.is_dir() else []
+        return "".join(bz2.decompress(path.read_bytes()).decode() for path in uploads)
+    except (OSError, EOFError, ValueError, tarfile.TarError):
+        return ""   # being written, or moved into the archive, right now: look again
 
 
 def wait_for(condition, client: OpenBenchClient, server: OpenBenchServer, what: str, deadline: float):
