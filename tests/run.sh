@@ -28,6 +28,8 @@ export VIREO_CUTECHESS_DIR
 # fastchess, for its UCI compliance check and match tests (cached build).
 VIREO_FASTCHESS_DIR=$(bash tests/runners/setup_fastchess.sh)
 export VIREO_FASTCHESS_DIR
+# OpenBench's server and client packages, for the local OpenBench tests.
+bash tests/runners/setup_openbench.sh
 
 python3 -m pip install -q -e '.[test,train]'
 python3 -m pytest "$@"

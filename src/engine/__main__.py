@@ -23,6 +23,7 @@ SUBCOMMANDS = {
     "datagen": ("engine.tools.nnue.datagen.cli", "self-play training data for the NNUE (kept games or Marlinformat)"),
     "selfplay": ("engine.tools.nnue.games.cli", "the kept self-play (data/selfplay): add to or check its manifest"),
     "train": ("engine.tools.nnue.train.cli", "train the NNUE on Marlinformat data; export the network file"),
+    "genfens": ("engine.tools.genfens", "opening positions for OpenBench DATAGEN (genfens N seed S book B)"),
 }
 
 
@@ -42,10 +43,35 @@ def build_parser():
     return parser
 
 
+def is_command_lines(argv) -> bool:
+    """OpenBench (like Stockfish's users) passes whole command lines as
+    arguments: `vireo "genfens 8 seed 1 book None" quit`."""
+    # A plain invocation starts with the subcommand's name alone.
+    return bool(argv) and (argv[-1] == "quit" or len(argv[0].split()) > 1)
+
+
+def run_command_lines(argv) -> int:
+    """Each argument is one subcommand with its arguments, run in order, until `quit`."""
+    for line in argv:
+        words = line.split()
+        if words == ["quit"]:
+            break
+        if not words or words[0] not in SUBCOMMANDS or words[0] == "uci":
+            print(f"vireo: {line.strip()!r} is not a command to run from the command line "
+                  f"(one of: {', '.join(n for n in SUBCOMMANDS if n != 'uci')}, quit)", file=sys.stderr)
+            return 2
+        status = main(words)
+        if status:
+            return status
+    return 0
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv:
         argv = ["uci"]
+    if is_command_lines(argv):
+        return run_command_lines(argv)
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
