@@ -28,6 +28,7 @@ import chess
 
 from .._core import Position, Search
 from .build import BookBuilder, encode_move
+from .judge import engine_deficits, open_judge
 
 HALVING_CP = 20
 MATE_CP = 30000   # a mate score as centipawns, so that it compares with the others
@@ -57,15 +58,21 @@ class Verifier:
 
     recheck_depth: the moves the first pass keeps are judged again, the same
     way, at this deeper depth, and kept only within recheck_margin of the best
-    there; the weights then follow the deeper pass. Depth 8 alone kept moves
-    that a deeper search sees are bad (1.d4 Nf6 2.e4, 121 cp behind the best
-    for Stockfish 15.1 at depth 16): the deeper pass costs more per position,
-    so it runs over the survivors only, and a position whose moves all fail
-    the first pass never reaches it.
+    there; the weights then follow the deeper pass. recheck_engine: a UCI
+    engine's command (judge.py) that judges the recheck instead of Vireo's
+    search, in its own centipawns. Depth 8 alone kept moves that a deeper
+    search sees are bad (1.d4 Nf6 2.e4, 121 cp behind the best for Stockfish
+    15.1 at depth 16), and Vireo's search at depth 10 or 12 still disagrees
+    with Stockfish at depth 16 by tens of centipawns on opening moves (it
+    puts 1.h4 21 cp behind 1.e4, Stockfish over 80): the shipped book is
+    rechecked by Stockfish (books/README.md). The deeper pass costs more per
+    position, so it runs over the survivors only, and a position whose moves
+    all fail the first pass never reaches it.
     """
 
     def __init__(self, depth: int, margin: int, hash_mb: int = 16,
-                 recheck_depth: Optional[int] = None, recheck_margin: Optional[int] = None):
+                 recheck_depth: Optional[int] = None, recheck_margin: Optional[int] = None,
+                 recheck_engine: Optional[str] = None):
         if depth < 1 or margin < 0:
             raise ValueError("verify depth must be at least 1 and the margin not negative")
         if recheck_depth is not None and (recheck_depth <= depth or (recheck_margin or 0) < 0):
@@ -78,6 +85,14 @@ class Verifier:
         self.search.set_hash(hash_mb)
         self.kept = self.dropped = self.positions = 0
         self.dropped_by_recheck = 0
+        # the recheck's judge: Vireo's own search, or a UCI engine (judge.py) when named
+        self.recheck_engine = recheck_engine
+        self._judge = open_judge(recheck_engine) if recheck_engine else None
+
+    def close(self) -> None:
+        if self._judge is not None:
+            self._judge.quit()
+            self._judge = None
 
     def deficits(self, position: Position, moves: List[str], depth: int) -> Dict[str, int]:
         """Centipawns each of `moves` is behind the best move at `depth` (two searches, see above)."""
@@ -102,7 +117,8 @@ class Verifier:
         behind = self.deficits(position, sorted(candidates), self.depth)
         passed = sorted(move for move, cp in behind.items() if cp <= self.margin)
         if self.recheck_depth is not None and passed:
-            behind = self.deficits(position, passed, self.recheck_depth)
+            behind = (engine_deficits(self._judge, fen, passed, self.recheck_depth) if self._judge
+                      else self.deficits(position, passed, self.recheck_depth))
             survivors = [move for move in passed if behind.get(move, self.recheck_margin + 1) <= self.recheck_margin]
             self.dropped_by_recheck += len(passed) - len(survivors)
             passed = survivors
