@@ -51,7 +51,7 @@ def banner() -> str:
     """The line `vireo` prints when it starts, before any command: who it is and
     where the help is, for a person who typed `vireo` in a terminal (Stockfish
     does the same). UCI clients skip lines they do not know until `uciok`."""
-    return f"{ENGINE_NAME} {__version__} by {ENGINE_AUTHOR}: speaks UCI; `vireo --help` lists the commands"
+    return f"{ENGINE_NAME} {__version__} by {ENGINE_AUTHOR} (a UCI engine; vireo --help lists the commands)"
 
 
 def run(args) -> int:
