@@ -361,3 +361,26 @@ def test_search_verification_drops_a_bad_move_and_weights_by_score():
     assert kept == [(d5, 10)] and (verifier.depth, verifier.margin) == (6, 50)
     assert kept == verifier.judge_position(board.fen(), candidates)   # deterministic
     assert weight_for(1000, 0) == 1000 and weight_for(1000, 20) == 500 and weight_for(3, 200) == 1
+
+
+def test_a_deeper_recheck_drops_what_depth_8_keeps():
+    # After 1.d4 Nf6: depth 8 puts 2.e4 first; depth 10 sees it 30+ cp behind 2.c4
+    # (Stockfish 15.1 at depth 16: over 100 cp behind).
+    board = chess.Board("rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 1 2")
+    e4, c4, nf3 = (encode_move(board, chess.Move.from_uci(m)) for m in ("e2e4", "c2c4", "g1f3"))
+    candidates = [(e4, 10), (c4, 10), (nf3, 10)]
+    assert e4 in dict(Verifier(depth=8, margin=50).judge_position(board.fen(), candidates))
+    rechecked = Verifier(depth=8, margin=50, recheck_depth=10, recheck_margin=30)
+    kept = dict(rechecked.judge_position(board.fen(), candidates))
+    assert e4 not in kept and c4 in kept and rechecked.dropped_by_recheck >= 1
+    with pytest.raises(ValueError, match="recheck depth"):
+        Verifier(depth=8, margin=50, recheck_depth=8)
+
+
+def test_recheck_options_are_checked(tmp_path, capsys):
+    tsv = tmp_path / "a.tsv"
+    tsv.write_text("eco\tname\tpgn\nA00\tx\t1. e4 e5\n")
+    for argv in (["--recheck-depth", "10"], ["--verify-depth", "8", "--recheck-depth", "6"],
+                 ["--verify-depth", "8", "--recheck-depth", "10", "--recheck-margin", "-1"]):
+        assert book_cli.run(parser().parse_args(["build", str(tmp_path / "b.bin"), "--tsv", str(tsv)] + argv)) == 2
+        assert "--recheck-depth" in capsys.readouterr().err

@@ -3,7 +3,8 @@
 Through python-chess, as a new user meets the engine: analyse() sets
 UCI_AnalyseMode (Vireo declares it), so even a movetime limit in a book
 position is searched and reported with score, depth and PV. play() under a
-clock still takes the book move, and its info carries the move as a PV.
+clock still takes the book move, and its info carries the move as a PV with
+the depth and score of a short search of that move alone.
 """
 import chess
 import chess.engine
@@ -44,7 +45,8 @@ def test_play_under_a_clock_takes_the_book_move_and_reports_it_as_a_pv(uci):
                       info=chess.engine.INFO_ALL)
     assert result.move in board.legal_moves
     assert result.info["pv"][0] == result.move   # the book's move, usable by the client
-    assert "score" not in result.info            # the book has no score, and none is invented
+    # scored by a short search of that move alone (uci/go.py, BOOK_CHECK_*)
+    assert result.info["depth"] >= 1 and result.info["score"].relative.score() is not None
 
 
 @pytest.mark.parametrize("go, settings, expected", [

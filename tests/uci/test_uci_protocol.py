@@ -15,6 +15,7 @@ import chess
 import pytest
 
 from engine import _core
+from engine.uci.go import BOOK_CHECK_DEPTH, BOOK_CHECK_MS
 from engine.uci.loop import UciEngine
 from engine.uci.output import Output
 from uci_fake_search import FakeSearch
@@ -451,10 +452,14 @@ def test_own_book_plays_at_once_but_not_for_fixed_depth(uci):
     assert "book move" in uci.expect("info string book move")
     best = uci.expect("bestmove").split()[1]
     assert chess.Move.from_uci(best) in chess.Board().legal_moves
-    assert len(uci.search.calls) == calls           # no search was needed
+    # one short search of the book move alone, for its info line (go.py, BOOK_CHECK_*)
+    assert len(uci.search.calls) == calls + 1
+    check = uci.search.calls[-1]
+    assert check["searchmoves"] == [best] and check["depth"] == BOOK_CHECK_DEPTH
+    assert check["hard_ms"] <= BOOK_CHECK_MS
     uci.send("go depth 2")
     uci.expect("bestmove")
-    assert len(uci.search.calls) == calls + 1
+    assert len(uci.search.calls) == calls + 2
 
 
 def test_a_missing_book_is_reported_and_the_engine_plays_on(uci):

@@ -28,6 +28,7 @@ import chess
 
 from .._core import Position, Search
 from .build import BookBuilder, encode_move
+from .judge import engine_deficits, open_judge
 
 HALVING_CP = 20
 MATE_CP = 30000   # a mate score as centipawns, so that it compares with the others
@@ -53,16 +54,56 @@ def weight_for(source_weight: int, deficit: int) -> int:
 
 
 class Verifier:
-    """judge(builder) -> the entries to write; also counts what it kept and dropped."""
+    """judge(builder) -> the entries to write; also counts what it kept and dropped.
 
-    def __init__(self, depth: int, margin: int, hash_mb: int = 16):
+    recheck_depth: the moves the first pass keeps are judged again, the same
+    way, at this deeper depth, and kept only within recheck_margin of the best
+    there; the weights then follow the deeper pass. recheck_engine: a UCI
+    engine's command (judge.py) that judges the recheck instead of Vireo's
+    search, in its own centipawns. Depth 8 alone kept moves that a deeper
+    search sees are bad (1.d4 Nf6 2.e4, 121 cp behind the best for Stockfish
+    15.1 at depth 16), and Vireo's search at depth 10 or 12 still disagrees
+    with Stockfish at depth 16 by tens of centipawns on opening moves (it
+    puts 1.h4 21 cp behind 1.e4, Stockfish over 80): the shipped book is
+    rechecked by Stockfish (books/README.md). The deeper pass costs more per
+    position, so it runs over the survivors only, and a position whose moves
+    all fail the first pass never reaches it.
+    """
+
+    def __init__(self, depth: int, margin: int, hash_mb: int = 16,
+                 recheck_depth: Optional[int] = None, recheck_margin: Optional[int] = None,
+                 recheck_engine: Optional[str] = None):
         if depth < 1 or margin < 0:
             raise ValueError("verify depth must be at least 1 and the margin not negative")
+        if recheck_depth is not None and (recheck_depth <= depth or (recheck_margin or 0) < 0):
+            raise ValueError("the recheck depth must exceed the verify depth and its margin not be negative")
         self.depth, self.margin = depth, margin
+        self.recheck_depth = recheck_depth
+        self.recheck_margin = margin if recheck_margin is None else recheck_margin
         self.search = Search()
         self.search.set_threads(1)
         self.search.set_hash(hash_mb)
         self.kept = self.dropped = self.positions = 0
+        self.dropped_by_recheck = 0
+        # the recheck's judge: Vireo's own search, or a UCI engine (judge.py) when named
+        self.recheck_engine = recheck_engine
+        self._judge = open_judge(recheck_engine) if recheck_engine else None
+
+    def close(self) -> None:
+        if self._judge is not None:
+            self._judge.quit()
+            self._judge = None
+
+    def deficits(self, position: Position, moves: List[str], depth: int) -> Dict[str, int]:
+        """Centipawns each of `moves` is behind the best move at `depth` (two searches, see above)."""
+        self.search.clear_hash()
+        searched_best = list(_line_scores(self.search, position, {"depth": depth}))
+        root = sorted(set(moves) | set(searched_best))
+        self.search.clear_hash()
+        scores = _line_scores(self.search, position, {"depth": depth, "searchmoves": root,
+                                                      "multipv": len(root)})
+        best = max(scores.values())
+        return {move: best - scores[move] for move in moves if move in scores}
 
     def judge_position(self, fen: str, weighted: List[Tuple[int, int]]) -> List[Tuple[int, int]]:
         """(raw move, weight) for the (raw move, source weight) candidates that pass, heaviest first."""
@@ -73,15 +114,15 @@ class Verifier:
         if not candidates:
             return []
         position = Position(fen)
-        self.search.clear_hash()
-        searched_best = list(_line_scores(self.search, position, {"depth": self.depth}))
-        moves = sorted(set(candidates) | set(searched_best))
-        self.search.clear_hash()
-        scores = _line_scores(self.search, position, {"depth": self.depth, "searchmoves": moves,
-                                                      "multipv": len(moves)})
-        best = max(scores.values())
-        kept = [(raw, weight_for(source[raw], best - scores[uci])) for uci, raw in candidates.items()
-                if uci in scores and best - scores[uci] <= self.margin]
+        behind = self.deficits(position, sorted(candidates), self.depth)
+        passed = sorted(move for move, cp in behind.items() if cp <= self.margin)
+        if self.recheck_depth is not None and passed:
+            behind = (engine_deficits(self._judge, fen, passed, self.recheck_depth) if self._judge
+                      else self.deficits(position, passed, self.recheck_depth))
+            survivors = [move for move in passed if behind.get(move, self.recheck_margin + 1) <= self.recheck_margin]
+            self.dropped_by_recheck += len(passed) - len(survivors)
+            passed = survivors
+        kept = [(candidates[move], weight_for(source[candidates[move]], behind[move])) for move in passed]
         kept.sort(key=lambda rw: (-rw[1], rw[0]))
         return kept
 

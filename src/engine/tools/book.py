@@ -5,6 +5,7 @@ import os
 import sys
 
 import chess
+import chess.engine
 import chess.polyglot
 
 from engine.book.probe import DEFAULT_BOOK_PATH, BookError, OpeningBook
@@ -33,6 +34,15 @@ def add_arguments(parser) -> None:
                             "--verify-margin of the best move, weight it by its score (engine/book/verify.py)")
     build.add_argument("--verify-margin", type=int, default=50, metavar="CP",
                        help="with --verify-depth: most centipawns behind the best move (default 50)")
+    build.add_argument("--recheck-depth", type=int, default=None, metavar="D",
+                       help="with --verify-depth: judge the moves that pass again at this deeper depth "
+                            "and keep only those within --recheck-margin there")
+    build.add_argument("--recheck-margin", type=int, default=None, metavar="CP",
+                       help="with --recheck-depth: most centipawns behind the best move there "
+                            "(default: --verify-margin)")
+    build.add_argument("--recheck-engine", default=None, metavar="COMMAND",
+                       help="with --recheck-depth: a UCI engine (e.g. /usr/games/stockfish) judges the "
+                            "recheck instead of Vireo's search, in its centipawns (engine/book/judge.py)")
     build.add_argument("--verbose", action="store_true", help="list every skipped game or line")
 
     probe = sub.add_parser("probe", help="list the book moves of a position",
@@ -72,13 +82,34 @@ def _build(args) -> int:
         if not 1 <= args.verify_depth <= 60 or args.verify_margin < 0:
             print("vireo book build: --verify-depth must be 1..60 and --verify-margin not negative", file=sys.stderr)
             return 2
-        verifier = Verifier(args.verify_depth, args.verify_margin)
+        recheck_margin = args.verify_margin if args.recheck_margin is None else args.recheck_margin
+        if args.recheck_depth is not None and not (args.verify_depth < args.recheck_depth <= 60
+                                                   and recheck_margin >= 0):
+            print("vireo book build: --recheck-depth must exceed --verify-depth (at most 60) and "
+                  "--recheck-margin not be negative", file=sys.stderr)
+            return 2
+        if args.recheck_engine is not None and args.recheck_depth is None:
+            print("vireo book build: --recheck-engine needs --recheck-depth", file=sys.stderr)
+            return 2
+        try:
+            verifier = Verifier(args.verify_depth, args.verify_margin, recheck_depth=args.recheck_depth,
+                                recheck_margin=recheck_margin, recheck_engine=args.recheck_engine)
+        except (OSError, chess.engine.EngineError) as exc:
+            print(f"vireo book build: cannot start the recheck engine {args.recheck_engine!r}: {exc}",
+                  file=sys.stderr)
+            return 2
+    elif args.recheck_depth is not None or args.recheck_margin is not None or args.recheck_engine:
+        print("vireo book build: --recheck-depth needs --verify-depth", file=sys.stderr)
+        return 2
     try:
         count, builder = build_book(args.out, pgn_files=args.pgn, tsv_files=args.tsv,
                                     max_plies=args.max_plies, min_games=args.min_games, judge=verifier)
     except BookBuildError as exc:
         print(f"vireo book build: {exc}", file=sys.stderr)
         return 1
+    finally:
+        if verifier is not None:
+            verifier.close()
     for problem in builder.problems if args.verbose else builder.problems[:5]:
         print(f"skipped: {problem}", file=sys.stderr)
     if len(builder.problems) > 5 and not args.verbose:
@@ -87,6 +118,10 @@ def _build(args) -> int:
     if verifier is not None:
         print(f"verified at depth {verifier.depth} in {verifier.positions} positions: kept {verifier.kept} moves "
               f"within {verifier.margin} cp of the best, dropped {verifier.dropped}")
+        if verifier.recheck_depth is not None:
+            judge = verifier.recheck_engine or "Vireo"
+            print(f"of those dropped, {verifier.dropped_by_recheck} failed the recheck by {judge} at depth "
+                  f"{verifier.recheck_depth} (more than {verifier.recheck_margin} cp behind)")
     if count == 0:
         print("vireo book build: the book is empty (no move passed the filters)", file=sys.stderr)
         return 1

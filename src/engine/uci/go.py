@@ -2,7 +2,8 @@
 
 Order of business:
   1. a book move, when OwnBook is on and the go is a game move (see
-     `book_answers`): played at once, with an `info ... pv` line for it;
+     `book_answers`): played after a short search of that move alone
+     (BOOK_CHECK_*), whose info lines give it a depth, a score and a pv;
   2. at a root in the Syzygy tables: only the best-ranked moves are searched
      and the tablebase score is reported instead of the evaluation;
   3. the core's search with limits built from the go and the options;
@@ -32,6 +33,18 @@ from .runner import BestMove, SearchJob, SearchRunner
 # waiting for them to stop made such moves cost 20-80 ms (benchmarks/long_run.py:
 # Threads 2-4 went below zero on the clock at 1+0.01, 2+0 and 40/1, Threads 1 barely).
 SOLO_BELOW_MS = 50
+
+# A book move is searched briefly, alone (searchmoves), before it is played, so
+# that it too comes with an info line holding a depth, a score and a pv that
+# starts with it: match runners (fastchess, cutechess-cli) and GUIs read the
+# last scored info line for display and adjudication, and fastchess's
+# --compliance check fails without one. The search stops at whichever comes
+# first: BOOK_CHECK_DEPTH, BOOK_CHECK_MS, or the soft limit the clock allows
+# this move (clock.py), so a book move never costs more time than a searched
+# one would. It always completes depth 1 (the core's rule), so even a stop
+# that arrives at once leaves a scored line.
+BOOK_CHECK_DEPTH = 8
+BOOK_CHECK_MS = 30
 
 
 @dataclass(frozen=True)
@@ -104,7 +117,7 @@ class GoTask:
 
     def __call__(self, job: SearchJob) -> BestMove:
         if self._book_allowed():
-            picked = self._book_move()
+            picked = self._book_move(job)
             if picked is not None:
                 return picked
         searchmoves = self._checked_searchmoves()
@@ -144,7 +157,16 @@ class GoTask:
             chosen = strength.choose_line(self.lines, plan, self.rng)
             if chosen is not None and self.position.is_legal(chosen[0]):
                 best, ponder = chosen
+                self._report_played_line(best)
         return best, ponder
+
+    def _report_played_line(self, best: str) -> None:
+        """UCI_LimitStrength may play another line than the search's first: say
+        so last, as line 1, so that the last scored line's pv starts with the
+        move played (what GUIs and match runners show and adjudicate on)."""
+        played = next((info for _, info in sorted(self.lines.items()) if info.get("pv", [None])[0] == best), None)
+        if played is not None and int(played.get("multipv") or 1) != 1:
+            self.out.send(format_info(dict(played, multipv=1), self.settings.show_wdl))
 
     def instant(self) -> bool:
         """Whether this is a timed game move whose clock leaves only a 1 ms
@@ -248,7 +270,7 @@ class GoTask:
         return (self.settings.own_book and book_answers(self.go, self.settings)
                 and self.game_ply() < self.settings.book_depth)
 
-    def _book_move(self) -> Optional[BestMove]:
+    def _book_move(self, job: SearchJob) -> Optional[BestMove]:
         s = self.settings
         book = self.books.get(s.book_file, s.book_depth)
         if book is None:
@@ -265,10 +287,30 @@ class GoTask:
         reply = book.pick(board, "best", self.rng)
         ponder = board.uci(reply, chess960=s.chess960) if reply is not None else None
         self.out.info_string(f"book move {best} ({s.book_mode}, {book.path.name})")
-        # A client reading info lines (python-chess's play(info=...)) still learns the move;
-        # no score or depth: the book has none, and inventing one would mislead.
-        self.out.send(f"info multipv 1 nodes 0 time 0 pv {best}" + (f" {ponder}" if ponder else ""))
-        return best, ponder
+        searched_ponder = self._search_book_move(job, best)
+        return best, ponder or searched_ponder
+
+    def _search_book_move(self, job: SearchJob, best: str) -> Optional[str]:
+        """The short search of the book move alone (BOOK_CHECK_*); its info lines
+        go out as any search's do. Returns its ponder move."""
+        budget = BOOK_CHECK_MS
+        clock = self.clock_limits(int((time.monotonic() - self.received) * 1000)) if self.timed else None
+        if clock is not None:
+            budget = min(budget, clock[0])
+        limits = {"searchmoves": [best], "depth": BOOK_CHECK_DEPTH, "threads": 1,
+                  "soft_ms": max(1, budget), "hard_ms": max(1, budget)}
+        self._configure_core(None)      # full strength, no tablebase probes: a score, not a choice
+        stop_requested, _ = self.runner.mark_core_started(job)
+        if stop_requested:
+            limits = {"searchmoves": [best], "depth": 1, "threads": 1}
+        else:
+            self.runner.arm_watchdog(job, limits["hard_ms"])
+        self.hard_ms = limits.get("hard_ms")
+        started = time.monotonic()
+        _, ponder = self.search.go(self.position, limits, self._on_info)
+        used_ms = (time.monotonic() - started) * 1000
+        self.allowed_ms = min(used_ms, limits.get("hard_ms", used_ms))
+        return ponder
 
     # -- tablebases ------------------------------------------------------
 

@@ -47,6 +47,13 @@ def add_arguments(parser) -> None:
                              "(vireo spsa, OpenBench); see uci/tune.py")
 
 
+def banner() -> str:
+    """The line `vireo` prints when it starts, before any command: who it is and
+    where the help is, for a person who typed `vireo` in a terminal (Stockfish
+    does the same). UCI clients skip lines they do not know until `uciok`."""
+    return f"{ENGINE_NAME} {__version__} by {ENGINE_AUTHOR} (a UCI engine; vireo --help lists the commands)"
+
+
 def run(args) -> int:
     try:
         from .. import _core
@@ -54,6 +61,7 @@ def run(args) -> int:
         print(f"vireo: the native core is not built ({exc}); run `pip install .`", file=sys.stderr)
         return 2
     out = Output(sys.stdout.buffer)
+    out.send(banner())
     real_stdout = sys.stdout
     sys.stdout = sys.stderr  # a stray print() anywhere must not corrupt the protocol
     try:
