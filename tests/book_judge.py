@@ -33,7 +33,7 @@ import chess.polyglot
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))   # run as a script from a checkout
 from engine.book.build import BookBuilder  # noqa: E402
-from engine.book.judge import engine_scores, open_judge  # noqa: E402
+from engine.book.judge import JudgeCache, engine_scores, open_judge  # noqa: E402
 
 BOOK = REPO / "books" / "vireo.bin"
 LISTS = [REPO.parent / "shared" / "data" / "openings" / f"{letter}.tsv" for letter in "abcde"]
@@ -52,9 +52,9 @@ def book_positions(book: Path = BOOK, lists: List[Path] = LISTS) -> List[Tuple[s
     return [(builder.fens[key], moves[key]) for key in sorted(moves)]
 
 
-def judge(engine: chess.engine.SimpleEngine, fen: str, moves: List[str], depth: int) -> dict:
+def judge(engine: chess.engine.SimpleEngine, fen: str, moves: List[str], depth: int, cache=None) -> dict:
     """{"fen", "best", "scores": {move: cp}, "deficits": {book move: cp behind the best}}."""
-    best, scores = engine_scores(engine, fen, moves, depth)
+    best, scores = engine_scores(engine, fen, moves, depth, cache)
     top = max(scores.values())
     return {"fen": fen, "best": best, "scores": scores,
             "deficits": {move: top - scores[move] for move in moves if move in scores}}
@@ -73,6 +73,8 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--limit", type=int, default=60, help="a move further behind than this fails")
     parser.add_argument("--out", help="write one JSON line per position here")
+    parser.add_argument("--cache", help="a JudgeCache file (engine/book/judge.py), e.g. the book build's "
+                                        "--recheck-cache: verdicts found there are read, not searched again")
     args = parser.parse_args(argv)
     positions = book_positions(Path(args.book))
     if args.sample:
@@ -81,9 +83,10 @@ def main(argv=None) -> int:
     failures, judged_moves = [], 0
     out = open(args.out, "w") if args.out else None
     engine = open_stockfish(args.stockfish)
+    cache = JudgeCache(args.cache) if args.cache else None
     try:
         for number, (fen, moves) in enumerate(positions, 1):
-            verdict = judge(engine, fen, moves, args.depth)
+            verdict = judge(engine, fen, moves, args.depth, cache)
             judged_moves += len(verdict["deficits"])
             failures += [(fen, move, cp) for move, cp in verdict["deficits"].items() if cp > args.limit]
             if out:
@@ -99,7 +102,8 @@ def main(argv=None) -> int:
     for fen, move, cp in failures:
         print(f"{cp:5d} cp behind: {move} in {fen}")
     print(f"{len(positions)} positions, {judged_moves} book moves judged at depth {args.depth}: "
-          f"{len(failures)} more than {args.limit} cp behind the best; {time.monotonic() - started:.0f} s")
+          f"{len(failures)} more than {args.limit} cp behind the best; {time.monotonic() - started:.0f} s"
+          + (f" ({cache.hits} verdicts read from {args.cache}, {cache.misses} searched)" if cache else ""))
     return 1 if failures else 0
 
 

@@ -229,7 +229,7 @@ def entries_by_key(entries):
     return by_key
 
 
-REPRODUCED_SAMPLE = 40   # positions judged again; the whole build takes minutes (books/README.md)
+REPRODUCED_SAMPLE = 24   # positions judged again (Stockfish at depth 16); the whole build takes long (books/README.md)
 
 
 def test_shipped_book_is_reproducible_with_the_readme_command():

@@ -6,10 +6,17 @@ finds the engine's best move; a MultiPV one over the candidates plus that
 move scores them side by side. One thread and `ucinewgame` (hash and
 histories cleared) before every search, so a given engine binary gives the
 same answer every time, whatever was judged before.
+
+Because the answer depends only on (engine, depth, position, moves), it can be
+kept: a JudgeCache file (JSON lines) remembers each verdict, so a rebuild or a
+check that asks the same question again reads the answer instead of searching
+for it. A cache never changes a result, only how long it takes to get it.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Tuple
+import json
+import os
+from typing import Dict, List, Optional, Tuple
 
 import chess
 import chess.engine
@@ -28,9 +35,58 @@ def open_judge(command: str, hash_mb: int = 64) -> chess.engine.SimpleEngine:
     return engine
 
 
+class JudgeCache:
+    """Verdicts kept in a JSON-lines file, one per (engine name, depth, FEN, moves)."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.verdicts: Dict[tuple, Tuple[str, Dict[str, int]]] = {}
+        self.hits = self.misses = 0
+        if os.path.exists(path):
+            with open(path) as handle:
+                for line in handle:
+                    try:
+                        row = json.loads(line)
+                        key = (row["engine"], row["depth"], row["fen"], tuple(row["moves"]))
+                        self.verdicts[key] = (row["best"], {m: int(cp) for m, cp in row["scores"].items()})
+                    except (ValueError, KeyError, TypeError):
+                        continue   # a torn last line of an interrupted run: that verdict is searched again
+
+    @staticmethod
+    def key(engine: chess.engine.SimpleEngine, depth: int, fen: str, moves: List[str]) -> tuple:
+        return (engine.id.get("name", "?"), depth, fen, tuple(sorted(moves)))
+
+    def get(self, key: tuple) -> Optional[Tuple[str, Dict[str, int]]]:
+        found = self.verdicts.get(key)
+        if found is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return found
+
+    def put(self, key: tuple, verdict: Tuple[str, Dict[str, int]]) -> None:
+        self.verdicts[key] = verdict
+        engine, depth, fen, moves = key
+        with open(self.path, "a") as handle:
+            handle.write(json.dumps({"engine": engine, "depth": depth, "fen": fen, "moves": list(moves),
+                                     "best": verdict[0], "scores": verdict[1]}) + "\n")
+
+
 def engine_scores(engine: chess.engine.SimpleEngine, fen: str, moves: List[str],
-                  depth: int) -> Tuple[str, Dict[str, int]]:
+                  depth: int, cache: Optional[JudgeCache] = None) -> Tuple[str, Dict[str, int]]:
     """(the engine's best move, {move: score in cp} for `moves` and that best move)."""
+    if cache is None:
+        return _search_scores(engine, fen, moves, depth)
+    key = JudgeCache.key(engine, depth, fen, moves)
+    verdict = cache.get(key)
+    if verdict is None:
+        verdict = _search_scores(engine, fen, moves, depth)
+        cache.put(key, verdict)
+    return verdict
+
+
+def _search_scores(engine: chess.engine.SimpleEngine, fen: str, moves: List[str],
+                   depth: int) -> Tuple[str, Dict[str, int]]:
     board = chess.Board(fen)
     limit = chess.engine.Limit(depth=depth)
     first = engine.analyse(board, limit, game=object())   # a new game each time: ucinewgame
@@ -43,8 +99,9 @@ def engine_scores(engine: chess.engine.SimpleEngine, fen: str, moves: List[str],
     return best, {info["pv"][0].uci(): _cp(info["score"]) for info in lines if info.get("pv")}
 
 
-def engine_deficits(engine: chess.engine.SimpleEngine, fen: str, moves: List[str], depth: int) -> Dict[str, int]:
+def engine_deficits(engine: chess.engine.SimpleEngine, fen: str, moves: List[str], depth: int,
+                    cache: Optional[JudgeCache] = None) -> Dict[str, int]:
     """Centipawns each of `moves` is behind the engine's best move at `depth`."""
-    _, scores = engine_scores(engine, fen, moves, depth)
+    _, scores = engine_scores(engine, fen, moves, depth, cache)
     top = max(scores.values())
     return {move: top - scores[move] for move in moves if move in scores}

@@ -28,7 +28,7 @@ import chess
 
 from .._core import Position, Search
 from .build import BookBuilder, encode_move
-from .judge import engine_deficits, open_judge
+from .judge import JudgeCache, engine_deficits, open_judge
 
 HALVING_CP = 20
 MATE_CP = 30000   # a mate score as centipawns, so that it compares with the others
@@ -68,11 +68,18 @@ class Verifier:
     rechecked by Stockfish (books/README.md). The deeper pass costs more per
     position, so it runs over the survivors only, and a position whose moves
     all fail the first pass never reaches it.
+
+    The recheck runs to a fixed point: when it drops a move, the survivors
+    are judged again, as a set, until none is dropped. MultiPV scores depend a
+    little on which moves share the search, so only then is the verdict on the
+    moves the book keeps the one that a check of the finished book (the same
+    two searches over exactly those moves: tests/book_judge.py) gets too.
+    recheck_cache: a JudgeCache file for the engine's verdicts (judge.py).
     """
 
     def __init__(self, depth: int, margin: int, hash_mb: int = 16,
                  recheck_depth: Optional[int] = None, recheck_margin: Optional[int] = None,
-                 recheck_engine: Optional[str] = None):
+                 recheck_engine: Optional[str] = None, recheck_cache: Optional[str] = None):
         if depth < 1 or margin < 0:
             raise ValueError("verify depth must be at least 1 and the margin not negative")
         if recheck_depth is not None and (recheck_depth <= depth or (recheck_margin or 0) < 0):
@@ -88,6 +95,7 @@ class Verifier:
         # the recheck's judge: Vireo's own search, or a UCI engine (judge.py) when named
         self.recheck_engine = recheck_engine
         self._judge = open_judge(recheck_engine) if recheck_engine else None
+        self.cache = JudgeCache(recheck_cache) if recheck_cache and recheck_engine else None
 
     def close(self) -> None:
         if self._judge is not None:
@@ -116,11 +124,13 @@ class Verifier:
         position = Position(fen)
         behind = self.deficits(position, sorted(candidates), self.depth)
         passed = sorted(move for move, cp in behind.items() if cp <= self.margin)
-        if self.recheck_depth is not None and passed:
-            behind = (engine_deficits(self._judge, fen, passed, self.recheck_depth) if self._judge
+        while self.recheck_depth is not None and passed:
+            behind = (engine_deficits(self._judge, fen, passed, self.recheck_depth, self.cache) if self._judge
                       else self.deficits(position, passed, self.recheck_depth))
             survivors = [move for move in passed if behind.get(move, self.recheck_margin + 1) <= self.recheck_margin]
             self.dropped_by_recheck += len(passed) - len(survivors)
+            if survivors == passed:
+                break
             passed = survivors
         kept = [(candidates[move], weight_for(source[candidates[move]], behind[move])) for move in passed]
         kept.sort(key=lambda rw: (-rw[1], rw[0]))

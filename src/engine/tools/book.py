@@ -43,6 +43,9 @@ def add_arguments(parser) -> None:
     build.add_argument("--recheck-engine", default=None, metavar="COMMAND",
                        help="with --recheck-depth: a UCI engine (e.g. /usr/games/stockfish) judges the "
                             "recheck instead of Vireo's search, in its centipawns (engine/book/judge.py)")
+    build.add_argument("--recheck-cache", default=None, metavar="FILE",
+                       help="with --recheck-engine: keep the engine's verdicts in this file (JSON lines) "
+                            "and read them back instead of searching again; the book comes out the same")
     build.add_argument("--verbose", action="store_true", help="list every skipped game or line")
 
     probe = sub.add_parser("probe", help="list the book moves of a position",
@@ -88,17 +91,22 @@ def _build(args) -> int:
             print("vireo book build: --recheck-depth must exceed --verify-depth (at most 60) and "
                   "--recheck-margin not be negative", file=sys.stderr)
             return 2
+        if args.recheck_cache is not None and args.recheck_engine is None:
+            print("vireo book build: --recheck-cache needs --recheck-engine", file=sys.stderr)
+            return 2
         if args.recheck_engine is not None and args.recheck_depth is None:
             print("vireo book build: --recheck-engine needs --recheck-depth", file=sys.stderr)
             return 2
         try:
             verifier = Verifier(args.verify_depth, args.verify_margin, recheck_depth=args.recheck_depth,
-                                recheck_margin=recheck_margin, recheck_engine=args.recheck_engine)
+                                recheck_margin=recheck_margin, recheck_engine=args.recheck_engine,
+                                recheck_cache=args.recheck_cache)
         except (OSError, chess.engine.EngineError) as exc:
             print(f"vireo book build: cannot start the recheck engine {args.recheck_engine!r}: {exc}",
                   file=sys.stderr)
             return 2
-    elif args.recheck_depth is not None or args.recheck_margin is not None or args.recheck_engine:
+    elif (args.recheck_depth is not None or args.recheck_margin is not None or args.recheck_engine
+          or args.recheck_cache):
         print("vireo book build: --recheck-depth needs --verify-depth", file=sys.stderr)
         return 2
     try:
