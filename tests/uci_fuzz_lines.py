@@ -33,6 +33,8 @@ import chess
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from uci_real_engine import RawEngine  # noqa: E402
 
+from engine.uci.loop import banner  # noqa: E402
+
 REJECT, ANY = "reject", "any"
 SEED = 20240601
 MARKER_FEN = "4k3/8/8/8/8/8/8/R3K3 w Q - 0 77"  # never produced by the fuzz (move 77 from the start)
@@ -262,6 +264,8 @@ class FuzzRun:
     def bad_output(self):
         self.engine.close()
         stdout = [line for _, line in self.engine.seen]
+        if stdout and stdout[0] == banner():
+            stdout = stdout[1:]   # the one line vireo prints at start; anywhere else it is unexpected
         tracebacks = [line for line in stdout if "Traceback" in line]
         errors = [line for line in stdout if line.startswith("info string error")]
         unexpected = [line for line in stdout if line and not line.startswith(OUTPUT_STARTS)
