@@ -23,7 +23,7 @@ def add_arguments(parser):
     sub = parser.add_subparsers(dest="action", metavar="ACTION")
     add = sub.add_parser("add", help="add (or renew) a kept game file's row in its folder's manifest")
     add.add_argument("file", help="a .games.xz file inside the manifest's folder")
-    add.add_argument("--generation", required=True, help="the generation of the network that played")
+    add.add_argument("--generation", required=True, help="the generation this data trains: one more than the generation of the network that played (as in docs/nnue.md)")
     add.add_argument("--network", help="the network file that played (default: the one the journal names, "
                                        "else the hand-written evaluation)")
     add.add_argument("--seed", help="datagen's --seed (default: from the journal)")
