@@ -65,6 +65,17 @@ def gui_path():
     return path
 
 
+@pytest.fixture
+def raw():
+    """A real engine process past the uci/isready handshake, spoken to line by
+    line (uci_real_engine.RawEngine); a test module may define its own."""
+    from uci_real_engine import RawEngine
+    engine = RawEngine()
+    engine.handshake()
+    yield engine
+    engine.close()
+
+
 def read_games(path):
     """Every game of a PGN file, as python-chess reads them (errors kept on each game)."""
     games = []

@@ -12,9 +12,7 @@ import struct
 
 import chess
 import chess.polyglot
-import pytest
 
-from uci_real_engine import RawEngine
 
 ENTRY = struct.Struct(">QHHI")
 GO = "go movetime 100"  # a game move: the book is consulted
@@ -37,14 +35,6 @@ def write_book(path, lines):
     entries.sort(key=lambda entry: entry[0])  # stable: equal keys keep their order
     path.write_bytes(b"".join(ENTRY.pack(key, move, weight, 0) for key, move, weight in entries))
     return path
-
-
-@pytest.fixture
-def raw():
-    engine = RawEngine()
-    engine.handshake()
-    yield engine
-    engine.close()
 
 
 def use_book(raw, path, **options):

@@ -16,7 +16,7 @@ import chess.engine
 import pytest
 
 from conftest import shared_data
-from uci_real_engine import RawEngine, popen_uci
+from uci_real_engine import popen_uci
 
 AFTER_E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"   # fastchess's step 15
 MIDDLEGAME = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 9"   # in no book
@@ -45,14 +45,6 @@ def last_scored_line(lines):
 def field(line, name, width=1):
     words = line.split()
     return words[words.index(name) + 1: words.index(name) + 1 + width]
-
-
-@pytest.fixture
-def raw():
-    engine = RawEngine()
-    engine.handshake()
-    yield engine
-    engine.close()
 
 
 def answer(raw, position, go, then=(), options=None):
