@@ -37,12 +37,13 @@ cdef struct StateInfo:
     Move move            # the move that led here (MOVE_NONE at the root of the game)
 
 # NNUE accumulators (core/nnue/accumulator.pxi). A stack of them follows the
-# search: slot i holds the accumulator of the state at st[base + i], valid
-# when `computed`; do_move records in the next slot which features changed
-# (delta), so a slot is brought up to date from its nearest computed parent
-# only when an evaluation needs it.
+# search: slot i holds the accumulator of the state at st[base + i], each
+# perspective valid when its bit of `computed` is set; do_move records in
+# the next slot which features changed (delta), so a slot is brought up to
+# date from its nearest computed parent only when an evaluation needs it.
 cdef enum:
     NNUE_SLOTS = MAX_PLY + 16
+    NNUE_MAX_KING_BUCKETS = 32
 
 cdef struct NnueDelta:
     uint8_t n_add           # features added (0..2), removed (0..2) per perspective
@@ -51,11 +52,20 @@ cdef struct NnueDelta:
     uint8_t add_sq[2]
     uint8_t sub_pc[2]       # ... and of the removed ones
     uint8_t sub_sq[2]
-    uint8_t refresh         # the feature set demands a full refresh (king buckets, later)
+    uint8_t king_sq[2]      # each side's king square after the move (king buckets)
+    uint8_t refresh         # bit p: perspective p's king changed bucket or mirror
+
+# A refresh table entry (Koivisto's and Stockfish's "Finny tables"): the
+# accumulator of one perspective for one king bucket and mirror, and the
+# pieces it was computed for; a refresh then applies only the difference.
+cdef struct NnueFinny:
+    int16_t *acc            # H int16 (64-byte aligned)
+    u64 pieces[2][7]        # by colour and piece type (PAWN..KING) when acc was made
+    int valid
 
 cdef struct NnueSlot:
     int16_t *acc            # 2 * H int16: white's perspective, then black's (64-byte aligned)
-    int computed
+    int computed            # bit p: perspective p's half is up to date
     NnueDelta delta
 
 cdef struct NnueStack:
@@ -63,6 +73,13 @@ cdef struct NnueStack:
     int hidden              # H that acc memory was sized for (0 = none yet)
     long long generation    # network generation the computed slots belong to
     int16_t *memory         # NNUE_SLOTS * 2 * H int16, 64-byte aligned
+    long long refreshes     # perspectives refreshed since the counters were last zeroed
+    long long updates       # perspectives updated by a delta since then (Search.nnue_stats())
+    int mirrored            # the network has king buckets (version 3): record_move
+    uint8_t king_bucket[64] #   flags refreshes by this map (own-view king square -> bucket)
+    int finny_count         # entries per perspective (2 * K: bucket and mirror), 0 = no table
+    int16_t *finny_memory   # 2 * finny_count * H int16
+    NnueFinny finny[2][2 * NNUE_MAX_KING_BUCKETS]
     NnueSlot slots[NNUE_SLOTS]
 
 cdef struct Pos:

@@ -11,6 +11,8 @@ include "core/perft.pxi"         # perft with bulk counting
 include "core/fen.pxi"           # FEN in/out, UCI move text
 include "core/eval/evaluate.pxi" # tapered evaluation, incremental terms
 include "core/nnue/network.pxi"     # the loaded network (file checks, aligned C memory)
+include "core/nnue/kernels.pxi"     # row sums: SIMD (core/nnue/simd.h) or plain loops
+include "core/nnue/king.pxi"        # king buckets, refreshes, the refresh table
 include "core/nnue/accumulator.pxi" # accumulator stack kept in step with make/unmake
 include "core/nnue/infer.pxi"       # the integer output layer; eval_for_search picks NNUE or classical
 include "core/tt.pxi"            # transposition table
@@ -18,6 +20,7 @@ include "core/movepick.pxi"      # staged move ordering, SEE
 include "core/search.pxi"        # iterative deepening, PVS, quiescence, pruning
 include "core/position_api.pxi"  # the Python-facing Position class
 include "core/search_api.pxi"    # the Python-facing Search class
+include "core/nnue/speed.pxi"       # the NNUE kernels timed alone (benchmarks/nnue_speed.py)
 
 init_bitboards()
 init_zobrist()

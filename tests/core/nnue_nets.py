@@ -41,3 +41,19 @@ def no_network():
     _core.unload_network()
     yield
     _core.unload_network()
+
+
+# The NNUE code paths this core has: the plain loops always, and the SIMD
+# code (core/nnue/simd.h) when it was compiled in (-march=native on an AVX2
+# or AVX-512 machine, as in CI). Both must equal the reference exactly.
+COMPILED_PATH = _core.simd_path()
+CODE_PATHS = ["plain"] + ([COMPILED_PATH] if COMPILED_PATH != "plain" else [])
+
+
+@pytest.fixture(params=CODE_PATHS)
+def nnue_code(request):
+    """Run the test once per NNUE code path; the compiled default comes back after."""
+    _core.set_nnue_simd(request.param != "plain")
+    assert _core.simd_path() == request.param
+    yield request.param
+    _core.set_nnue_simd(COMPILED_PATH != "plain")

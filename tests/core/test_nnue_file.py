@@ -24,6 +24,10 @@ def bucketed_bytes():
     return nf.to_bytes(nf.random_network(16, nf.SCRELU, seed=34, buckets=4))
 
 
+def king_bytes():
+    return nf.to_bytes(nf.random_network(16, nf.SCRELU, seed=36, buckets=2, king_buckets=4))
+
+
 def patched(offset, fmt, value, make=good_bytes):
     data = bytearray(make()[:-4])
     struct.pack_into(fmt, data, offset, value)
@@ -35,7 +39,15 @@ BAD_FILES = {
     "truncated body": (lambda: good_bytes()[:-100], "bytes, a network with 16 neurons and 1 output bucket"),
     "trailing bytes": (lambda: good_bytes() + b"\0", "bytes, a network with 16 neurons and 1 output bucket"),
     "wrong magic": (lambda: patched(0, "8s", b"NOTANNET"), "not a Vireo network"),
-    "wrong version": (lambda: patched(8, "<I", 3), "network version 3"),
+    "wrong version": (lambda: patched(8, "<I", 4), "network version 4"),
+    "version 2 has no king buckets": (lambda: patched(8, "<I", 2, king_bytes), "3072 inputs"),
+    "king buckets but no map": (lambda: patched(8, "<I", 3, bucketed_bytes), "16 neurons, 4 output bucket"),
+    "king inputs not a multiple": (lambda: patched(12, "<I", 3000, king_bytes), "3000 inputs"),
+    "too many king buckets": (lambda: patched(12, "<I", 768 * 33, king_bytes), "per king bucket"),
+    "king inputs and map disagree": (lambda: patched(12, "<I", 768 * 5, king_bytes), "5 king bucket"),
+    "king map not mirrored": (lambda: patched(40 + 7, "<B", 1, king_bytes), "mirror"),
+    "king map skips a bucket": (lambda: patched(40 + 7, "<B", 9, lambda: patched(40, "<B", 9, king_bytes)),
+                                "every bucket"),
     "version 1 is one bucket": (lambda: patched(8, "<I", 1, bucketed_bytes), "16 neurons and 1 output bucket"),
     "zero buckets": (lambda: patched(36, "<I", 0, bucketed_bytes), "0 output buckets"),
     "too many buckets": (lambda: patched(36, "<I", 17, bucketed_bytes), "17 output buckets"),
@@ -82,11 +94,13 @@ def test_missing_file_and_no_network(tmp_path, no_network):
 
 def test_info_describes_the_network(tmp_path, no_network):
     info = load(tmp_path, nf.random_network(256, nf.SCRELU, seed=33))
-    assert info == {"path": str(tmp_path / "net.nnue"), "hidden": 256, "buckets": 1, "activation": "screlu",
-                    "qa": 255, "qb": 64, "scale": 400, "bytes": nf.file_size(256)}
+    assert info == {"path": str(tmp_path / "net.nnue"), "hidden": 256, "buckets": 1, "king_buckets": 0,
+                    "activation": "screlu", "qa": 255, "qb": 64, "scale": 400, "bytes": nf.file_size(256)}
     assert _core.network_info() == info
     info = load(tmp_path, nf.random_network(64, nf.CRELU, seed=35, buckets=8), "bucketed.nnue")
     assert (info["hidden"], info["buckets"], info["bytes"]) == (64, 8, nf.file_size(64, 8))
+    info = load(tmp_path, nf.random_network(32, nf.SCRELU, seed=37, buckets=8, king_buckets=16), "king.nnue")
+    assert (info["king_buckets"], info["bytes"]) == (16, nf.file_size(32, 8, 16))
 
 
 def test_one_bucket_is_written_in_the_first_format():
@@ -101,3 +115,12 @@ def test_one_bucket_is_written_in_the_first_format():
     for make in (good_bytes, bucketed_bytes):
         net = nf.from_bytes(make())
         assert nf.to_bytes(net) == make()
+
+
+def test_king_buckets_make_version_3_with_the_map_after_the_header():
+    data = king_bytes()
+    assert struct.unpack_from("<III", data, 8) == (3, 4 * 768, 16) and struct.unpack_from("<I", data, 36) == (2,)
+    assert list(data[40:104]) == nf.king_bucket_layout(4).tolist()
+    assert len(data) == nf.file_size(16, 2, 4) == 40 + 64 + 2 * (4 * 768 * 16 + 16 + 2 * 32) + 4 * 2 + 4
+    net = nf.from_bytes(data)
+    assert net.king_bucket_count == 4 and nf.to_bytes(net) == data

@@ -10,7 +10,7 @@ import pytest
 
 from engine._core import Position
 from engine.tools.nnue import network_file as nf
-from nnue_nets import custom_network, load, no_network, output_sum_bound  # noqa: F401
+from nnue_nets import custom_network, load, nnue_code, no_network, output_sum_bound  # noqa: F401
 
 NETWORKS = {
     "screlu-16": lambda: nf.random_network(16, nf.SCRELU, seed=1),
@@ -25,6 +25,11 @@ NETWORKS = {
     "crelu-32-3-buckets-int64": lambda: custom_network(32, nf.CRELU, 10, out=32767, buckets=3),
     "screlu-16-16-buckets": lambda: nf.random_network(16, nf.SCRELU, seed=15, buckets=16),
     "screlu-32-wide-output": lambda: custom_network(32, nf.SCRELU, 16, out=200),
+    # king buckets (version 3): mirroring alone, 4 and 16 buckets, with output buckets
+    "screlu-16-king-1": lambda: nf.random_network(16, nf.SCRELU, seed=50, king_buckets=1),
+    "screlu-48-king-4-8-buckets": lambda: nf.random_network(48, nf.SCRELU, seed=51, buckets=8, king_buckets=4),
+    "crelu-32-king-16": lambda: nf.random_network(32, nf.CRELU, seed=52, king_buckets=16),
+    "screlu-256-king-8": lambda: nf.random_network(256, nf.SCRELU, seed=53, king_buckets=8),
 }
 
 
@@ -60,7 +65,7 @@ def test_every_output_path_is_exercised():
 
 
 @pytest.mark.parametrize("name", sorted(NETWORKS))
-def test_equals_reference_on_playouts(tmp_path, no_network, name):
+def test_equals_reference_on_playouts(tmp_path, no_network, nnue_code, name):
     net = NETWORKS[name]()
     load(tmp_path, net)
     saturated = 0
@@ -91,7 +96,7 @@ def boards_of_every_size(seed):
 
 
 @pytest.mark.parametrize("buckets", [1, 5, 8, 16])
-def test_every_output_bucket_equals_reference(tmp_path, no_network, buckets):
+def test_every_output_bucket_equals_reference(tmp_path, no_network, nnue_code, buckets):
     net = nf.random_network(32, nf.SCRELU, seed=40 + buckets, buckets=buckets)
     load(tmp_path, net)
     used = set()
@@ -118,7 +123,7 @@ def test_equals_reference_on_shared_positions(tmp_path, no_network, data_fens):
             assert Position(fen).nnue_eval() == nf.reference_eval(net, chess.Board(fen)), fen
 
 
-def test_accumulator_values_equal_reference(tmp_path, no_network):
+def test_accumulator_values_equal_reference(tmp_path, no_network, nnue_code):
     net = nf.random_network(48, nf.SCRELU, seed=13)
     load(tmp_path, net)
     for board in playout_boards(40, seed=14):

@@ -103,6 +103,14 @@ run_kind() {
     step "$python" -m engine perft --suite perft/standard.epd --max-depth $perft_depth --no-progress
     step "$python" -m engine perft --suite perft/chess960.epd --max-depth $((perft_depth - 1)) --no-progress
     step "$python" -m engine bench $bench_depth
+    if [ "$kind" != thread ]; then
+        # The NNUE's exactness tests on the instrumented plain loops (this
+        # build has no -march=native, so no SIMD: ENGINE_PORTABLE says so to
+        # the test that checks which path a build took), king buckets and the
+        # refresh table included.
+        step env ENGINE_PORTABLE=1 "$python" -m pytest -q -p no:cacheprovider tests/core/test_nnue_inference.py \
+             tests/core/test_nnue_incremental.py tests/core/test_nnue_simd.py tests/core/test_nnue_file.py
+    fi
     step "$python" tests/uci_stress_dialogue.py --games $dialogue_games --plies $plies --max-threads 4 \
          ${syzygy:+--syzygy "$syzygy"}
     local engine_words=(cmd="$python -m engine" option.Threads=4 option.Hash=32 option.OwnBook=false

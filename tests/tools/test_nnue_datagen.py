@@ -235,7 +235,15 @@ def test_ctrl_c_stops_a_run(tmp_path):
         proc = subprocess.Popen([sys.executable, "-m", "engine", "datagen", str(tmp_path / f"run{trial}.bin"),
                                  "--games", "1000", "--nodes", "5000", "--seed", str(trial), "--quiet"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(2.5)
+        # Wait until the run has opened its journal (on a loaded machine the
+        # imports alone can take longer than a fixed sleep), then let the
+        # searches go a moment: the signal must land inside the run.
+        journal = tmp_path / f"run{trial}.bin.journal"
+        deadline = time.monotonic() + 60
+        while not journal.exists() and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.1)
+        assert journal.exists(), "the run never started"
+        time.sleep(1.0)
         proc.send_signal(signal.SIGINT)
         try:
             assert proc.wait(timeout=15) == 130

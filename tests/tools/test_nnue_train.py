@@ -1,8 +1,9 @@
 """`vireo train` (engine/tools/nnue/train/): the trainer's features are the
-network file's, the loss falls, the exported file computes what the float
+network file's (king buckets too), the loss falls, the exported file computes what the float
 network computes (network_file.reference_eval, within quantization rounding),
 training is deterministic and resumable, and bad input is refused."""
 import copy
+import random
 import subprocess
 import sys
 
@@ -12,9 +13,10 @@ import pytest
 from conftest import unavailable
 
 from engine.tools.nnue.convert import line_to_record
-from engine.tools.nnue.marlinformat import DTYPE, decode
-from engine.tools.nnue.network_file import DEFAULT_SCALE, board_features, read_network, reference_eval
-from engine.tools.nnue.train.features import PAD, batch_features, mirrorable
+from engine.tools.nnue.marlinformat import DRAW, DTYPE, decode, encode
+from engine.tools.nnue.network_file import (DEFAULT_SCALE, board_features, king_bucket_layout, read_network,
+                                            reference_eval)
+from engine.tools.nnue.train.features import PAD, batch_features, mirrorable, pad
 
 try:
     import torch
@@ -41,13 +43,16 @@ def small_config(**changes):
     return TrainConfig(**settings)
 
 
-@pytest.fixture(scope="module", params=[1, 4], ids=["one-output", "4-output-buckets"])
+@pytest.fixture(scope="module", params=[(1, None), (4, None), (4, 4)],
+                ids=["one-output", "4-output-buckets", "4-output-and-4-king-buckets"])
 def trained(records_file, request):
     needs_torch()
     from engine.tools.nnue.train.data import Dataset
     from engine.tools.nnue.train.loop import Trainer
     torch.set_num_threads(1)
-    trainer = Trainer(small_config(buckets=request.param), Dataset([str(records_file)], validation=0.1))
+    buckets, king_buckets = request.param
+    trainer = Trainer(small_config(buckets=buckets, king_buckets=king_buckets),
+                      Dataset([str(records_file)], validation=0.1))
     before = training_loss(trainer), trainer.validation_loss()
     for _ in range(trainer.config.epochs):
         trainer.run_epoch()
@@ -95,6 +100,65 @@ def test_mirrored_features_are_the_reflected_boards(records_file):
         assert sorted(other[row][other[row] != PAD]) == sorted(them)
 
 
+def random_boards(count, seed):
+    """Positions of random games and of kings and pieces dropped anywhere (so
+    that each king visits every square, files e-h and high ranks included)."""
+    rng = random.Random(seed)
+    boards = []
+    while len(boards) < count:
+        if len(boards) % 2:
+            board = chess.Board()
+            for _ in range(rng.randrange(120)):
+                moves = list(board.legal_moves)
+                if not moves:
+                    break
+                board.push(rng.choice(moves))
+        else:
+            board = chess.Board(None)
+            board.set_piece_at(rng.randrange(64), chess.Piece(chess.KING, chess.WHITE))
+            board.set_piece_at(rng.choice([s for s in range(64) if board.piece_at(s) is None]),
+                               chess.Piece(chess.KING, chess.BLACK))
+            for _ in range(rng.randrange(12)):
+                kind = rng.choice([chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN])
+                free = [s for s in range(8, 56) if board.piece_at(s) is None]
+                board.set_piece_at(rng.choice(free), chess.Piece(kind, rng.random() < 0.5))
+            board.turn = rng.random() < 0.5
+            if not board.is_valid():
+                continue
+        boards.append(board)
+    return boards
+
+
+@pytest.mark.parametrize("count", [1, 2, 4, 8, 16])
+def test_king_bucket_features_are_the_network_files(data_fens, count):
+    """With a king bucket map batch_features gives network_file.board_features
+    (side to move first, padded with 768 * K), the --mirror augmentation
+    reflecting every piece, kings included, before the buckets and the king's
+    own mirroring are chosen."""
+    layout = king_bucket_layout(count)
+    boards = [chess.Board(fen) for fen in data_fens[:600]] + random_boards(600, seed=count)
+    raw = np.frombuffer(b"".join(encode(b, 0, DRAW) for b in boards), dtype=DTYPE)
+    mirror = mirrorable(raw) & (np.random.default_rng(count).random(len(raw)) < 0.5)
+    stm, other, _, _ = batch_features(raw, mirror, layout)
+    padding = pad(layout)
+    assert padding == 768 * count and pad() == PAD == 768
+    assert (stm < padding).sum() == (other < padding).sum() == sum(len(b.piece_map()) for b in boards)
+    for row, board in enumerate(boards):
+        if mirror[row]:
+            board = board.transform(chess.flip_horizontal)
+        white, black = board_features(board, layout)
+        us, them = (white, black) if board.turn else (black, white)
+        assert sorted(stm[row][stm[row] != padding]) == sorted(us), row
+        assert sorted(other[row][other[row] != padding]) == sorted(them), row
+    # the positions cover what matters: each side's king on both wings, reflected or not,
+    # and every bucket from both points of view
+    for color in (chess.WHITE, chess.BLACK):
+        wings = {(bool(m), chess.square_file(b.king(color)) >= 4) for b, m in zip(boards, mirror)}
+        assert wings == {(False, False), (False, True), (True, False), (True, True)}
+    assert set(np.unique(stm[stm != padding] // 768)) == set(np.unique(other[other != padding] // 768)) \
+        == set(range(count))
+
+
 def test_the_loss_falls(trained):
     trainer, (train_before, valid_before) = trained
     assert training_loss(trainer) < 0.8 * train_before
@@ -108,6 +172,10 @@ def test_the_exported_file_computes_the_float_network(trained, tmp_path, data_fe
     path = tmp_path / "net.nnue"
     net = export(trainer.model, path)
     loaded = read_network(path)
+    layout = trainer.model.king_buckets
+    version = 3 if layout is not None else (1 if trainer.model.buckets == 1 else 2)
+    assert path.read_bytes()[8] == version
+    assert (loaded.king_buckets is None) if layout is None else np.array_equal(loaded.king_buckets, layout)
     assert np.array_equal(loaded.feature_weights, net.feature_weights)
     assert np.array_equal(loaded.output_bias, net.output_bias) and loaded.buckets == trainer.model.buckets
     boards = [chess.Board(fen) for fen in data_fens[:300]]
@@ -119,7 +187,7 @@ def test_the_exported_file_computes_the_float_network(trained, tmp_path, data_fe
     # last, and under SCALE / (QA * QB) = 0.025 cp from the SCReLU's division by QA.
     dequantized = copy.deepcopy(trainer.model)
     with torch.no_grad():
-        dequantized.features.weight[:768] = torch.from_numpy(net.feature_weights / net.qa)
+        dequantized.features.weight[:net.inputs] = torch.from_numpy(net.feature_weights / net.qa)
         dequantized.feature_bias[:] = torch.from_numpy(net.feature_bias / net.qa)
         dequantized.output.weight[:] = torch.from_numpy(net.output_weights / net.qb)
         dequantized.output.bias[:] = torch.from_numpy(net.output_bias / (net.qa * net.qb))
@@ -134,40 +202,73 @@ def test_the_exported_file_computes_the_float_network(trained, tmp_path, data_fe
 
 def float_evals(model, boards):
     records = np.frombuffer(b"".join(line_to_record(f"{b.fen()};0;0.5") for b in boards), dtype=DTYPE)
-    stm, other, _, _ = batch_features(records)
+    stm, other, _, _ = batch_features(records, layout=model.king_buckets)
     with torch.no_grad():
         return copy.deepcopy(model).double()(torch.from_numpy(stm), torch.from_numpy(other)).numpy() * DEFAULT_SCALE
 
 
-@pytest.mark.parametrize("mirror, buckets", [(False, 1), (True, 1), (True, 4)])
-def test_training_is_deterministic_and_resumes_exactly(records_file, tmp_path, mirror, buckets):
+@pytest.mark.parametrize("mirror, buckets, king", [(False, 1, None), (True, 1, None), (True, 4, None), (True, 1, 4)])
+def test_training_is_deterministic_and_resumes_exactly(records_file, tmp_path, mirror, buckets, king):
     needs_torch()
     from engine.tools.nnue.train.data import Dataset
     from engine.tools.nnue.train.export import quantize
     from engine.tools.nnue.train.loop import Trainer
     torch.set_num_threads(1)
     dataset = Dataset([str(records_file)], validation=0.1)
-    straight = Trainer(small_config(epochs=3, mirror=mirror, buckets=buckets), dataset)
+    shape = dict(mirror=mirror, buckets=buckets, king_buckets=king)
+    straight = Trainer(small_config(epochs=3, **shape), dataset)
     for _ in range(3):
         straight.run_epoch()
-    first = Trainer(small_config(epochs=3, mirror=mirror, buckets=buckets), dataset)
+    first = Trainer(small_config(epochs=3, **shape), dataset)
     for _ in range(2):
         first.run_epoch()
     first.save(tmp_path / "ckpt.pt")
     if buckets > 1:
         with pytest.raises(ValueError, match="buckets"):
             Trainer(small_config(epochs=3, mirror=mirror), dataset).load(tmp_path / "ckpt.pt")
-    resumed = Trainer(small_config(epochs=3, seed=99, mirror=mirror, buckets=buckets), dataset)   # weights replaced
+    if king:
+        for other, words in [(None, "has 4 king buckets, this run no king buckets"), (8, "this run 8 king")]:
+            changed = dict(shape, king_buckets=other)
+            with pytest.raises(ValueError, match=words):
+                Trainer(small_config(epochs=3, **changed), dataset).load(tmp_path / "ckpt.pt")
+    resumed = Trainer(small_config(epochs=3, seed=99, **shape), dataset)   # weights replaced
     resumed.load(tmp_path / "ckpt.pt")
     resumed.run_epoch()
     a, b = quantize(straight.model), quantize(resumed.model)
     assert np.array_equal(a.feature_weights, b.feature_weights)
     assert np.array_equal(a.output_weights, b.output_weights) and np.array_equal(a.output_bias, b.output_bias)
     assert [r.valid_loss for r in straight.history] == [r.valid_loss for r in resumed.history]
+    if king:
+        assert np.array_equal(b.king_buckets, king_bucket_layout(king)) and b.inputs == 768 * king
     if mirror:      # the mirroring is on: the run differs from the unmirrored one
         plain = Trainer(small_config(epochs=1), dataset)
         plain.run_epoch()
         assert plain.history[0].train_loss != straight.history[0].train_loss
+
+
+def test_resume_checks_the_king_bucket_map(records_file, tmp_path):
+    """A checkpoint records its king bucket map (as a list: torch.load's weights_only
+    reads it); one older than king buckets had none, and loads only into a plain run;
+    another map of as many buckets is refused too."""
+    needs_torch()
+    from engine.tools.nnue.train.data import Dataset
+    from engine.tools.nnue.train.loop import Trainer
+    dataset = Dataset([str(records_file)], validation=0.1)
+    Trainer(small_config(), dataset).save(tmp_path / "plain.pt")
+    state = torch.load(tmp_path / "plain.pt", weights_only=True)
+    assert state["config"]["king_buckets"] is None
+    del state["config"]["king_buckets"]
+    torch.save(state, tmp_path / "old.pt")
+    Trainer(small_config(), dataset).load(tmp_path / "old.pt")
+    with pytest.raises(ValueError, match="has no king buckets, this run 1 king bucket$"):
+        Trainer(small_config(king_buckets=1), dataset).load(tmp_path / "old.pt")
+    Trainer(small_config(king_buckets=2), dataset).save(tmp_path / "two.pt")
+    assert torch.load(tmp_path / "two.pt", weights_only=True)["config"]["king_buckets"] == \
+        king_bucket_layout(2).tolist()
+    Trainer(small_config(king_buckets=king_bucket_layout(2)), dataset).load(tmp_path / "two.pt")
+    other = king_bucket_layout(2) ^ 1       # the same two buckets, swapped
+    with pytest.raises(ValueError, match=r"2 king buckets \(another map\)"):
+        Trainer(small_config(king_buckets=other), dataset).load(tmp_path / "two.pt")
 
 
 def vireo(*args, code=""):
@@ -187,6 +288,9 @@ def test_without_torch_train_says_what_to_install(records_file):
     (["--epochs", "-1"], "--epochs"),
     (["--output-buckets", "0"], "--output-buckets"),
     (["--output-buckets", "17"], "--output-buckets"),
+    (["--king-buckets", "3"], "--king-buckets 3 is not one of 1, 2, 4, 8, 16"),
+    (["--king-buckets", "0"], "--king-buckets 0 is not one of"),
+    (["--king-buckets", "32"], "--king-buckets 32 is not one of"),
 ])
 def test_bad_options_are_refused(records_file, args, words):
     result = vireo("train", str(records_file), *args)
@@ -210,18 +314,21 @@ def test_bad_data_is_refused(tmp_path):
     assert result.returncode == 2 and "cannot read" in result.stderr
 
 
-@pytest.mark.parametrize("buckets, activation", [(1, 1), (4, 1), (1, 0)], ids=["screlu", "4-buckets", "crelu"])
-def test_dequantize_is_the_inverse_of_quantize(buckets, activation):
+@pytest.mark.parametrize("buckets, activation, king", [(1, 1, 0), (4, 1, 0), (1, 0, 0), (2, 1, 8), (1, 1, 1)],
+                         ids=["screlu", "4-buckets", "crelu", "8-king-buckets", "1-king-bucket"])
+def test_dequantize_is_the_inverse_of_quantize(buckets, activation, king):
     """--init: a network file becomes the float network whose quantization it
-    is, so a generation that starts from it starts from exactly its weights."""
+    is, so a generation that starts from it starts from exactly its weights
+    (and its king bucket map: a version 3 file stays one)."""
     needs_torch()
-    from engine.tools.nnue.network_file import random_network
+    from engine.tools.nnue.network_file import random_network, to_bytes
     from engine.tools.nnue.train.export import dequantize, quantize
-    net = random_network(hidden=32, activation=activation, seed=5, buckets=buckets)
+    net = random_network(hidden=32, activation=activation, seed=5, buckets=buckets, king_buckets=king)
     back = quantize(dequantize(net))
     for name in ("feature_weights", "feature_bias", "output_weights", "output_bias"):
         assert np.array_equal(getattr(back, name), getattr(net, name)), name
     assert (back.hidden, back.activation, back.buckets) == (net.hidden, net.activation, net.buckets)
+    assert to_bytes(back) == to_bytes(net)
 
 
 def test_dequantize_folds_another_scale_into_the_output(data_fens):
@@ -287,3 +394,74 @@ def test_init_spreads_a_one_bucket_network_into_output_buckets(records_file, tmp
     assert [reference_eval(grown, b) for b in boards] == [reference_eval(source_net, b) for b in boards]
     clash = vireo("train", str(records_file), "--init", str(out), "--output-buckets", "4", "--quiet")
     assert clash.returncode == 2 and "--output-buckets 4, but --init" in clash.stderr
+
+
+def vireo_here(capsys, *args):
+    """`vireo ARGS` run in this process (no PyTorch import per call): (status, stdout, stderr)."""
+    from engine.__main__ import main
+    capsys.readouterr()
+    status = main(list(args))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_king_buckets_train_and_resume_from_the_command_line(records_file, tmp_path, data_fens, capsys):
+    """`vireo train --king-buckets 4` exports a version 3 network with that map;
+    its checkpoint resumes only with the same map."""
+    needs_torch()
+    out, checkpoint = tmp_path / "king.nnue", tmp_path / "king.pt"
+    common = ("train", str(records_file), "--hidden", "16", "--batch-size", "512", "--threads", "1", "--quiet")
+    status, stdout, stderr = vireo_here(capsys, *common, "--king-buckets", "4", "--epochs", "1",
+                                        "--checkpoint", str(checkpoint), "--export", str(out))
+    assert status == 0, stderr
+    assert "16x2 screlu network, 4 king buckets (mirrored) on cpu" in stdout
+    assert out.read_bytes()[8] == 3             # the version
+    net = read_network(out)
+    assert np.array_equal(net.king_buckets, king_bucket_layout(4)) and net.feature_weights.shape == (4 * 768, 16)
+    assert len({reference_eval(net, chess.Board(fen)) for fen in data_fens[:20]}) > 1
+    resume = common + ("--resume", str(checkpoint), "--epochs", "2")
+    status, stdout, stderr = vireo_here(capsys, *resume, "--king-buckets", "4")
+    assert status == 0, stderr
+    assert "epoch 2:" in stdout and "epoch 1:" not in stdout
+    status, _, stderr = vireo_here(capsys, *resume, "--king-buckets", "2")
+    assert status == 2 and "has 4 king buckets, this run 2 king buckets" in stderr
+    status, _, stderr = vireo_here(capsys, *resume)
+    assert status == 2 and "has 4 king buckets, this run no king buckets" in stderr
+
+
+def test_init_spreads_a_plain_network_into_king_buckets(records_file, tmp_path, data_fens, capsys):
+    """`--init PLAIN --king-buckets K` starts every king bucket from the plain
+    network's 768 feature rows (its biases and output layer as they are): the
+    same evaluation wherever both kings stand on files a-d, a mirrored one
+    elsewhere. A version 3 --init continues with its own map (written back byte
+    for byte) and refuses another number of king buckets."""
+    needs_torch()
+    from engine.tools.nnue.network_file import random_network, write_network
+    source_net = random_network(hidden=32, seed=9, buckets=2)
+    source = tmp_path / "plain.nnue"
+    write_network(source, source_net)
+    out = tmp_path / "four.nnue"
+    common = ("train", str(records_file), "--epochs", "0", "--quiet")
+    status, stdout, stderr = vireo_here(capsys, *common, "--init", str(source), "--king-buckets", "4",
+                                        "--export", str(out))
+    assert status == 0, stderr
+    assert "2 output buckets, 4 king buckets (mirrored)" in stdout
+    grown = read_network(out)
+    assert np.array_equal(grown.king_buckets, king_bucket_layout(4))
+    for k in range(4):
+        assert np.array_equal(grown.feature_weights[k * 768:(k + 1) * 768], source_net.feature_weights)
+    for name in ("feature_bias", "output_weights", "output_bias"):
+        assert np.array_equal(getattr(grown, name), getattr(source_net, name)), name
+    boards = [chess.Board(fen) for fen in data_fens[:300]]
+    queenside = [b for b in boards if chess.square_file(b.king(True)) < 4 and chess.square_file(b.king(False)) < 4]
+    kingside = [b for b in boards if b not in queenside]
+    assert len(queenside) >= 5 and len(kingside) >= 5
+    assert [reference_eval(grown, b) for b in queenside] == [reference_eval(source_net, b) for b in queenside]
+    assert [reference_eval(grown, b) for b in kingside] != [reference_eval(source_net, b) for b in kingside]
+    again = tmp_path / "again.nnue"
+    status, stdout, stderr = vireo_here(capsys, *common, "--init", str(out), "--export", str(again))
+    assert status == 0, stderr
+    assert "4 king buckets" in stdout and again.read_bytes() == out.read_bytes()
+    clash = vireo("train", str(records_file), "--init", str(out), "--king-buckets", "8", "--quiet")
+    assert clash.returncode == 2 and "--king-buckets 8, but --init" in clash.stderr and "has 4" in clash.stderr
+    assert "Traceback" not in clash.stderr

@@ -63,6 +63,13 @@ cdef void prepare_thread(SearchThread *t, Pos *root, RootMove *moves, int count)
     if t.sh.use_nnue:
         t.pos.nnue = &t.nnue
         nnue_invalidate(&t.nnue, t.pos.sp)
+        t.nnue.refreshes = 0
+        t.nnue.updates = 0
+        # The root's accumulator now, once: a node whose ancestors all took
+        # their static evaluation from the hash table then still updates
+        # from it instead of refreshing (with the hash kept across a game's
+        # moves, the root and the first plies are such nodes).
+        nnue_accumulator(&t.pos, NNUE_NET)
     for i in range(MAX_PLY + 10):
         s = &t.stack[i]
         s.ply = i - 4 if i >= 4 else 0
@@ -253,6 +260,18 @@ cdef class Search:
     def thread_nodes(self):
         """Nodes of each thread in the current/last search (main thread first)."""
         return [self.thread_data[i].nodes for i in range(self.nthreads)]
+
+    @property
+    def nnue_stats(self):
+        """The last search's accumulator work, summed over its threads and
+        counted a perspective at a time: {"refreshes": perspectives refreshed,
+        "updates": perspectives updated by a move's delta}."""
+        cdef int i
+        cdef long long refreshes = 0, updates = 0
+        for i in range(self.nthreads):
+            refreshes += self.thread_data[i].nnue.refreshes
+            updates += self.thread_data[i].nnue.updates
+        return {"refreshes": refreshes, "updates": updates}
 
     @property
     def searching(self):

@@ -2,10 +2,11 @@
 # "efficiently updatable" in Nasu's paper): do_move only records which
 # features change (nnue_record_move, a few byte stores, and nothing at all
 # when pos.nnue is NULL); an evaluation brings its slot up to date from the
-# nearest computed parent. undo_move needs nothing: the parent's slot is
-# still valid. A slot outside the window [base, base + NNUE_SLOTS) or a
-# delta marked `refresh` costs one full refresh (with 768 plain features
-# only the window forces it; king buckets would set `refresh`).
+# nearest computed parent, each perspective on its own. undo_move needs
+# nothing: the parent's slot is still valid. A slot outside the window
+# [base, base + NNUE_SLOTS), or a king move that changes its side's king
+# bucket or mirror (core/nnue/king.pxi), costs that perspective a refresh,
+# through the refresh table when the network has king buckets.
 
 cdef inline NnueSlot *nnue_slot(NnueStack *stk, int sp) noexcept nogil:
     cdef int i = sp - stk.base
@@ -21,10 +22,11 @@ cdef void nnue_invalidate(NnueStack *stk, int sp) noexcept nogil:
         stk.slots[i].computed = 0
 
 cdef int nnue_stack_fit(NnueStack *stk, const NnueNet *net, int sp) noexcept nogil:
-    """Make the stack's memory fit net; -1 when out of memory."""
+    """Make the stack's memory (and refresh table) fit net; -1 when out of memory."""
     cdef int i
     cdef int16_t *mem
-    if stk.hidden != net.hidden or stk.memory == NULL:
+    cdef bint fresh = stk.hidden != net.hidden or stk.memory == NULL
+    if fresh:
         mem = <int16_t *>aligned_alloc(64, <size_t>NNUE_SLOTS * 2 * net.hidden * sizeof(int16_t))
         if mem == NULL:
             return -1
@@ -33,13 +35,18 @@ cdef int nnue_stack_fit(NnueStack *stk, const NnueNet *net, int sp) noexcept nog
         stk.hidden = net.hidden
         for i in range(NNUE_SLOTS):
             stk.slots[i].acc = mem + <size_t>i * 2 * net.hidden
+    if nnue_finny_fit(stk, net, fresh) != 0:
+        return -1
     stk.generation = net.generation
     nnue_invalidate(stk, sp)
     return 0
 
 cdef void nnue_stack_free(NnueStack *stk) noexcept nogil:
     free(stk.memory)
+    free(stk.finny_memory)
     stk.memory = NULL
+    stk.finny_memory = NULL
+    stk.finny_count = 0
     stk.hidden = 0
 
 # ---------------------------------------------------------------- deltas
@@ -54,6 +61,19 @@ cdef inline void delta_sub(NnueDelta *d, int pc, int sq) noexcept nogil:
     d.sub_sq[d.n_sub] = sq
     d.n_sub += 1
 
+cdef inline void delta_kings(const Pos *pos, NnueDelta *d) noexcept nogil:
+    d.king_sq[WHITE] = king_sq(pos, WHITE)
+    d.king_sq[BLACK] = king_sq(pos, BLACK)
+    d.refresh = 0
+
+cdef inline bint king_context_changes(const NnueStack *stk, int us, int frm, int to) noexcept nogil:
+    """Does a king of `us` going frm -> to change its perspective's bucket or mirror?"""
+    cdef int m0, m1
+    if not stk.mirrored:
+        return False
+    return (king_base(stk.king_bucket, True, us, frm, &m0) != king_base(stk.king_bucket, True, us, to, &m1)
+            or m0 != m1)
+
 cdef void nnue_record_move(Pos *pos, Move m, int pc, int captured) noexcept nogil:
     """Called by do_move after the move (pos.sp is the new state): which pieces
     left and entered which squares. pc is the moving piece, captured the
@@ -67,14 +87,18 @@ cdef void nnue_record_move(Pos *pos, Move m, int pc, int captured) noexcept nogi
     d = &slot.delta
     d.n_add = 0
     d.n_sub = 0
-    d.refresh = 0
+    delta_kings(pos, d)
     if kind == KIND_CASTLE:
         idx = castle_index(us, 1 if to < frm else 0)
         delta_sub(d, make_piece(us, KING), frm)
         delta_sub(d, make_piece(us, ROOK), to)
         delta_add(d, make_piece(us, KING), castle_king_to(idx))
         delta_add(d, make_piece(us, ROOK), castle_rook_to(idx))
+        if king_context_changes(pos.nnue, us, frm, castle_king_to(idx)):
+            d.refresh = 1 << us
         return
+    if type_of(pc) == KING and king_context_changes(pos.nnue, us, frm, to):
+        d.refresh = 1 << us
     delta_sub(d, pc, frm)
     delta_add(d, make_piece(us, promo_piece(m)) if is_promotion(m) else pc, to)
     if captured:
@@ -90,93 +114,77 @@ cdef void nnue_record_null(Pos *pos) noexcept nogil:
         slot.computed = 0
         slot.delta.n_add = 0
         slot.delta.n_sub = 0
-        slot.delta.refresh = 0
+        delta_kings(pos, &slot.delta)
 
 # ---------------------------------------------------------------- updates
-# Plain int16 loops over H (a multiple of 16) that GCC vectorizes at -O3
-# (checked in the generated C with -fopt-info-vec). int16 additions wrap,
-# exactly as the reference's numpy int16 sums, so the order of additions
-# never changes the result.
 
-cdef inline void acc_add_rows(int16_t *out, const int16_t *src, const int16_t *add0, const int16_t *add1,
-                              const int16_t *sub0, const int16_t *sub1, int h) noexcept nogil:
-    cdef int j
-    for j in range(h):
-        out[j] = <int16_t>(src[j] + add0[j] - sub0[j] + add1[j] - sub1[j])
-
-cdef inline void acc_add_sub(int16_t *out, const int16_t *src, const int16_t *add0,
-                             const int16_t *sub0, int h) noexcept nogil:
-    cdef int j
-    for j in range(h):
-        out[j] = <int16_t>(src[j] + add0[j] - sub0[j])
-
-cdef inline void acc_add_sub_sub(int16_t *out, const int16_t *src, const int16_t *add0,
-                                 const int16_t *sub0, const int16_t *sub1, int h) noexcept nogil:
-    cdef int j
-    for j in range(h):
-        out[j] = <int16_t>(src[j] + add0[j] - sub0[j] - sub1[j])
-
-cdef inline void acc_add_row(int16_t *out, const int16_t *row, int h) noexcept nogil:
-    cdef int j
-    for j in range(h):
-        out[j] = <int16_t>(out[j] + row[j])
-
-cdef void nnue_refresh(const Pos *pos, const NnueNet *net, int16_t *acc) noexcept nogil:
-    """Both perspectives from scratch: bias plus the row of every piece."""
-    cdef int p, sq, h = net.hidden
-    cdef u64 occ
-    for p in range(2):
-        memcpy(acc + p * h, net.bias, h * sizeof(int16_t))
-        occ = pos.by_type[0]
-        while occ:
-            sq = bb_lsb(occ)
-            occ &= occ - 1
-            acc_add_row(acc + p * h, net.weights + <size_t>NNUE_FEATURE[p][pos.board[sq]][sq] * h, h)
+cdef void nnue_apply_one(const NnueNet *net, const NnueDelta *d, int p, const int16_t *src,
+                         int16_t *out) noexcept nogil:
+    """Perspective p's half after the delta, from its half before it (the
+    delta must not ask p for a refresh: its king bucket and mirror are then
+    the same before and after, read from the kings after the move)."""
+    cdef int i, mirror, h = net.hidden
+    cdef int base = king_base(net.king_bucket, net.mirrored, p, d.king_sq[p], &mirror)
+    cdef const int16_t *adds[2]
+    cdef const int16_t *subs[2]
+    for i in range(d.n_add):
+        adds[i] = feature_row(net, base, mirror, p, d.add_pc[i], d.add_sq[i])
+    for i in range(d.n_sub):
+        subs[i] = feature_row(net, base, mirror, p, d.sub_pc[i], d.sub_sq[i])
+    if NNUE_SIMD_ON:
+        # Constant counts for the usual shapes, so the inlined sum is
+        # unrolled for them: a quiet move, a capture, castling.
+        if d.n_add == 1 and d.n_sub == 1:
+            vireo_acc_sum(out, src, adds, 1, subs, 1, h)
+        elif d.n_add == 1 and d.n_sub == 2:
+            vireo_acc_sum(out, src, adds, 1, subs, 2, h)
+        elif d.n_add == 2 and d.n_sub == 2:
+            vireo_acc_sum(out, src, adds, 2, subs, 2, h)
+        else:
+            vireo_acc_sum(out, src, adds, d.n_add, subs, d.n_sub, h)
+    elif d.n_add == 0:                  # null move
+        memcpy(out, src, h * sizeof(int16_t))
+    elif d.n_sub == 1:
+        acc_add_sub(out, src, adds[0], subs[0], h)
+    elif d.n_add == 1:
+        acc_add_sub_sub(out, src, adds[0], subs[0], subs[1], h)
+    else:
+        acc_add_rows(out, src, adds[0], adds[1], subs[0], subs[1], h)
 
 cdef void nnue_apply(const NnueNet *net, const NnueDelta *d, const int16_t *src, int16_t *out) noexcept nogil:
-    cdef int p, h = net.hidden
-    cdef const int16_t *w = net.weights
-    cdef const int16_t *a0
-    cdef const int16_t *a1
-    cdef const int16_t *s0
-    cdef const int16_t *s1
-    for p in range(2):
-        if d.n_add == 0:            # null move
-            memcpy(out + p * h, src + p * h, h * sizeof(int16_t))
-            continue
-        a0 = w + <size_t>NNUE_FEATURE[p][d.add_pc[0]][d.add_sq[0]] * h
-        s0 = w + <size_t>NNUE_FEATURE[p][d.sub_pc[0]][d.sub_sq[0]] * h
-        if d.n_sub == 1:
-            acc_add_sub(out + p * h, src + p * h, a0, s0, h)
-            continue
-        s1 = w + <size_t>NNUE_FEATURE[p][d.sub_pc[1]][d.sub_sq[1]] * h
-        if d.n_add == 1:
-            acc_add_sub_sub(out + p * h, src + p * h, a0, s0, s1, h)
-        else:
-            a1 = w + <size_t>NNUE_FEATURE[p][d.add_pc[1]][d.add_sq[1]] * h
-            acc_add_rows(out + p * h, src + p * h, a0, a1, s0, s1, h)
+    """Both halves by one delta (the kernel timer's unit of work)."""
+    nnue_apply_one(net, d, WHITE, src, out)
+    nnue_apply_one(net, d, BLACK, src + net.hidden, out + net.hidden)
 
 cdef int16_t *nnue_accumulator(Pos *pos, const NnueNet *net) noexcept nogil:
-    """The current state's accumulator, brought up to date lazily: walk back
-    to the nearest computed slot (or refresh), then apply the deltas forward."""
+    """The current state's accumulator, brought up to date lazily, each
+    perspective on its own: walk back to the nearest slot where it is
+    computed and apply the deltas forward, or refresh it where a king move
+    (or the window's start) leaves nothing to start from."""
     cdef NnueStack *stk = pos.nnue
-    cdef int top = pos.sp - stk.base, i
+    cdef int top = pos.sp - stk.base, i, p, bit, h = net.hidden
     if top < 0 or top >= NNUE_SLOTS:
         nnue_invalidate(stk, pos.sp)
         top = 0
-    if stk.slots[top].computed:
+    if stk.slots[top].computed == 3:
         return stk.slots[top].acc
-    i = top
-    while i > 0 and not stk.slots[i].computed and not stk.slots[i].delta.refresh:
-        i -= 1
-    if not stk.slots[i].computed:
-        # Nothing to start from (or the feature set demands it): refresh the
-        # current state only; its parents need not be computed.
-        nnue_refresh(pos, net, stk.slots[top].acc)
-        stk.slots[top].computed = 1
-        return stk.slots[top].acc
-    while i < top:
-        nnue_apply(net, &stk.slots[i + 1].delta, stk.slots[i].acc, stk.slots[i + 1].acc)
-        stk.slots[i + 1].computed = 1
-        i += 1
+    for p in range(2):
+        bit = 1 << p
+        if stk.slots[top].computed & bit:
+            continue
+        i = top
+        while i > 0 and not (stk.slots[i].computed & bit) and not (stk.slots[i].delta.refresh & bit):
+            i -= 1
+        if not (stk.slots[i].computed & bit):
+            # Only the current state is refreshed; the parents need not be.
+            nnue_refresh_cached(stk, pos, net, p, stk.slots[top].acc + p * h)
+            stk.refreshes += 1
+        else:
+            while i < top:
+                nnue_apply_one(net, &stk.slots[i + 1].delta, p, stk.slots[i].acc + p * h,
+                               stk.slots[i + 1].acc + p * h)
+                stk.slots[i + 1].computed |= bit
+                stk.updates += 1
+                i += 1
+        stk.slots[top].computed |= bit
     return stk.slots[top].acc

@@ -81,7 +81,10 @@ cdef int64_t nnue_output(const NnueNet *net, const int16_t *acc, int side, int b
     cdef const int16_t *ow = net.out_weights + bucket * 2 * h
     cdef int64_t s
     if net.activation == NNUE_SCRELU:
-        if net.sum_fits_int32 and net.product_fits_int16:
+        if net.sum_fits_int32 and net.product_fits_int16 and NNUE_SIMD_ON:
+            s = <int64_t>vireo_screlu_madd(us, ow, <int16_t>net.clip, h) \
+                + vireo_screlu_madd(them, ow + h, <int16_t>net.clip, h)
+        elif net.sum_fits_int32 and net.product_fits_int16:
             s = <int64_t>screlu_sum_madd(us, ow, <int16_t>net.clip, h) \
                 + screlu_sum_madd(them, ow + h, <int16_t>net.clip, h)
         elif net.sum_fits_int32:
@@ -91,6 +94,9 @@ cdef int64_t nnue_output(const NnueNet *net, const int16_t *acc, int side, int b
             s = screlu_sum64(us, ow, net.clip, h) \
                 + screlu_sum64(them, ow + h, net.clip, h)
         s = s // net.qa          # cdivision: truncates toward zero, as the reference
+    elif net.sum_fits_int32 and NNUE_SIMD_ON:
+        s = <int64_t>vireo_crelu_madd(us, ow, <int16_t>net.clip, h) \
+            + vireo_crelu_madd(them, ow + h, <int16_t>net.clip, h)
     elif net.sum_fits_int32:
         s = <int64_t>crelu_sum32(us, ow, net.clip, h) \
             + crelu_sum32(them, ow + h, net.clip, h)

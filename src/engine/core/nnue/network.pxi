@@ -1,6 +1,7 @@
 # The loaded NNUE network: the file format of tools/nnue/network_file.py
-# (768 features -> H int16 neurons per perspective -> CReLU/SCReLU -> 1 of B
-# output buckets chosen by the piece count),
+# (768 features, times K mirrored king buckets in version 3 -> H int16
+# neurons per perspective -> CReLU/SCReLU -> 1 of B output buckets chosen by
+# the piece count),
 # parsed here (the core imports nothing above it) into 64-byte aligned C
 # memory. Loading is cold code; a file that fails any check raises
 # ValueError and the network already loaded stays.
@@ -14,7 +15,8 @@ cdef extern from "<stdlib.h>" nogil:
 
 cdef enum:
     NNUE_INPUTS = 768
-    NNUE_HEADER = 40          # magic, version, inputs, H, activation, QA, QB, SCALE, B (version 2)
+    NNUE_HEADER = 40          # magic, version, inputs, H, activation, QA, QB, SCALE, B (versions 2, 3)
+    NNUE_KING_MAP = 64        # version 3: u8[64] king bucket map after the header
     NNUE_MAX_HIDDEN = 2048
     NNUE_MAX_BUCKETS = 16
     NNUE_CRELU = 0
@@ -24,12 +26,15 @@ cdef struct NnueNet:
     int hidden                # H, a multiple of 16 in 16..2048
     int activation            # NNUE_CRELU or NNUE_SCRELU
     int buckets               # B, output buckets (1 = one output)
+    int king_buckets          # K, king buckets (1 for versions 1 and 2)
+    bint mirrored             # version 3: king buckets, boards mirrored for a king on files e-h
+    uint8_t king_bucket[64]   # own-view king square -> bucket (all 0 without king buckets)
     int32_t qa, qb, scale
     int32_t clip              # min(QA, 32767): the accumulators are int16
     int64_t qaqb              # QA * QB, the output's divisor
     bint sum_fits_int32       # every possible output sum fits int32 (faster loop)
     bint product_fits_int16   # clip * |output weight| <= 32767: SCReLU's v * w fits int16 (fastest loop)
-    int16_t *weights          # [768][H], feature-major
+    int16_t *weights          # [768 * K][H], feature-major
     int16_t *bias             # [H]
     int16_t *out_weights      # [B][2H]: per bucket, the side to move's half, then the other side's
     int32_t out_bias[NNUE_MAX_BUCKETS]
@@ -61,8 +66,11 @@ cdef void nnue_net_free(NnueNet *net) noexcept nogil:
         free(net.weights)
         free(net)
 
-cdef size_t nnue_file_size(int hidden, int buckets) noexcept nogil:
-    return NNUE_HEADER + 2 * (NNUE_INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets + 4
+cdef size_t nnue_file_size(int hidden, int buckets, int king_buckets) noexcept nogil:
+    """king_buckets: 0 for versions 1 and 2 (no map), K for version 3."""
+    cdef size_t inputs = NNUE_INPUTS * (king_buckets if king_buckets > 0 else 1)
+    return (NNUE_HEADER + (NNUE_KING_MAP if king_buckets > 0 else 0)
+            + 2 * (inputs * hidden + hidden + buckets * 2 * hidden) + 4 * buckets + 4)
 
 cdef NnueNet *nnue_net_from_bytes(bytes data) except NULL:
     """Check every field of the file (network_file.from_bytes's checks, same
@@ -73,27 +81,41 @@ cdef NnueNet *nnue_net_from_bytes(bytes data) except NULL:
     cdef NnueNet *net
     cdef size_t count
     cdef int64_t bound, worst = 0
-    cdef int j, b, h, weight, widest = 0
+    cdef int j, b, h, weight, widest = 0, king = 0
+    cdef size_t offset = NNUE_HEADER
     if n < NNUE_HEADER + 4:
         raise ValueError(f"truncated: {n} bytes is shorter than the header")
     magic, version, inputs, hidden, activation, qa, qb, scale, field = struct.unpack_from("<8sIIIIiiiI", data)
     if magic != b"VIREONN1":
         raise ValueError(f"not a Vireo network (magic {magic!r}, expected b'VIREONN1')")
-    if version not in (1, 2):
-        raise ValueError(f"network version {version}, this engine reads versions 1 and 2")
-    if inputs != NNUE_INPUTS:
-        raise ValueError(f"{inputs} inputs, this engine has {NNUE_INPUTS} features")
+    if version not in (1, 2, 3):
+        raise ValueError(f"network version {version}, this engine reads versions 1 to 3")
+    if version == 3:
+        king = inputs // NNUE_INPUTS
+    if inputs % NNUE_INPUTS or (version < 3 and inputs != NNUE_INPUTS) \
+            or not 1 <= inputs // NNUE_INPUTS <= NNUE_MAX_KING_BUCKETS:
+        raise ValueError(f"{inputs} inputs, this engine has {NNUE_INPUTS} features"
+                         + (f" per king bucket (1..{NNUE_MAX_KING_BUCKETS})" if version == 3 else ""))
     if hidden % 16 or not 16 <= hidden <= NNUE_MAX_HIDDEN:
         raise ValueError(f"hidden size {hidden} is not a multiple of 16 in 16..{NNUE_MAX_HIDDEN}")
     buckets = 1 if version == 1 else field
     if not 1 <= buckets <= NNUE_MAX_BUCKETS:
         raise ValueError(f"{buckets} output buckets, not in 1..{NNUE_MAX_BUCKETS}")
-    if n != nnue_file_size(hidden, buckets):
-        raise ValueError(f"{n} bytes, a network with {hidden} neurons and {buckets} output "
-                         f"bucket(s) has {nnue_file_size(hidden, buckets)}")
+    if n != nnue_file_size(hidden, buckets, king):
+        raise ValueError(f"{n} bytes, a network with {hidden} neurons"
+                         + (f", {buckets} output bucket(s) and {king} king bucket(s)" if king
+                            else f" and {buckets} output bucket(s)")
+                         + f" has {nnue_file_size(hidden, buckets, king)}")
     crc, = struct.unpack_from("<I", data, n - 4)
     if crc != zlib.crc32(memoryview(data)[:n - 4]):
         raise ValueError("checksum mismatch: the file is corrupt")
+    if king:
+        layout = data[NNUE_HEADER:NNUE_HEADER + NNUE_KING_MAP]
+        if any(layout[sq] != layout[sq ^ 7] for sq in range(64)):
+            raise ValueError("king buckets: files e-h must mirror files a-d")
+        if set(layout) != set(range(king)):
+            raise ValueError(f"king buckets: the map must use every bucket 0..{king - 1}")
+        offset += NNUE_KING_MAP
     if activation not in (NNUE_CRELU, NNUE_SCRELU):
         raise ValueError(f"unknown activation {activation}")
     if min(qa, qb, scale) <= 0:
@@ -106,14 +128,19 @@ cdef NnueNet *nnue_net_from_bytes(bytes data) except NULL:
     # One block: weights, bias, output weights; each part stays 32-byte aligned
     # because H is a multiple of 16 (32 bytes) and 768 * H * 2 is a multiple of 64.
     h = hidden
-    count = NNUE_INPUTS * h + h + buckets * 2 * h + 32
+    inputs = NNUE_INPUTS * (king if king else 1)
+    count = inputs * h + h + buckets * 2 * h + 32
     net.weights = <int16_t *>aligned_alloc(64, (count * 2 + 63) // 64 * 64)
     if net.weights == NULL:
         free(net)
         raise MemoryError(f"cannot allocate a network of {hidden} neurons")
-    net.bias = net.weights + NNUE_INPUTS * h
+    net.bias = net.weights + <size_t>inputs * h
     net.out_weights = net.bias + h
-    memcpy(net.weights, raw + NNUE_HEADER, (NNUE_INPUTS * h + h + buckets * 2 * h) * 2)
+    memcpy(net.weights, raw + offset, (<size_t>inputs * h + h + buckets * 2 * h) * 2)
+    net.king_buckets = king if king else 1
+    net.mirrored = king > 0
+    for j in range(64):
+        net.king_bucket[j] = <uint8_t>data[NNUE_HEADER + j] if king else 0
     for b, value in enumerate(struct.unpack_from(f"<{buckets}i", data, n - 4 - 4 * buckets)):
         net.out_bias[b] = value
     net.buckets = buckets
@@ -160,6 +187,7 @@ def load_network(path):
     nnue_net_free(NNUE_NET)
     NNUE_NET = net
     NNUE_INFO = {"path": os.fspath(path), "hidden": net.hidden, "buckets": net.buckets,
+                 "king_buckets": net.king_buckets if net.mirrored else 0,
                  "activation": "screlu" if net.activation == NNUE_SCRELU else "crelu",
                  "qa": net.qa, "qb": net.qb, "scale": net.scale, "bytes": len(data)}
     return dict(NNUE_INFO)

@@ -10,7 +10,9 @@ import argparse
 import sys
 import time
 
-from ..network_file import ACTIVATIONS, MAX_BUCKETS
+from ..network_file import ACTIVATIONS, MAX_BUCKETS, NetworkFileError, king_bucket_layout
+
+KING_BUCKET_COUNTS = (1, 2, 4, 8, 16)    # network_file.king_bucket_layout's
 
 
 def add_arguments(parser):
@@ -26,6 +28,13 @@ def add_arguments(parser):
                         help="output buckets chosen by the number of pieces on the board (default 1, or "
                              "--init's; 8 gives one per 4 pieces; a one-bucket --init starts every bucket "
                              "from its output layer)")
+    parser.add_argument("--king-buckets", type=int, metavar="K",
+                        help="king buckets, K in 1, 2, 4, 8, 16: a version 3 network whose 768 features "
+                             "are repeated for K groups of its own king's square, the board mirrored a <-> h "
+                             "for a king on files e-h (1: the mirroring alone; network_file.king_bucket_layout). "
+                             "Default none: the plain 768-feature network, or --init's. A plain (or K = 1) "
+                             "--init starts every bucket from its 768 feature rows: a starting point, not "
+                             "the same evaluations, since the mirroring changes what a king on e-h sees")
     parser.add_argument("--init", metavar="NET.nnue",
                         help="start from this network file's weights instead of random ones (a new "
                              "generation from the current network); its shape is the run's")
@@ -48,7 +57,8 @@ def add_arguments(parser):
     parser.add_argument("--device", default="auto", help="auto (CUDA when present), cpu, cuda, cuda:1, ...")
     parser.add_argument("--checkpoint", metavar="PATH", help="save the training state here after every epoch")
     parser.add_argument("--resume", metavar="PATH",
-                        help="continue from a checkpoint (same --hidden, --activation and --output-buckets)")
+                        help="continue from a checkpoint (same --hidden, --activation, --output-buckets "
+                             "and --king-buckets)")
     parser.add_argument("--baseline", action="store_true",
                         help="also print the validation loss of the hand-written evaluation")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -62,17 +72,42 @@ def _fail(message: str) -> int:
 _SHAPE_DEFAULTS = {"hidden": 128, "activation": "screlu", "output_buckets": 1}
 
 
+def _king_layout(count):
+    """--king-buckets K as its map (None: none given)."""
+    if count is None:
+        return None
+    if count not in KING_BUCKET_COUNTS:
+        raise ValueError(f"--king-buckets {count} is not one of {', '.join(map(str, KING_BUCKET_COUNTS))}")
+    return king_bucket_layout(count)
+
+
+def _king_words(layout) -> str:
+    if layout is None:
+        return ""
+    count = int(layout.max()) + 1
+    return f", {count} king bucket{'s' if count > 1 else ''} (mirrored)"
+
+
 def _shape(args):
-    """Fill --hidden, --activation and --output-buckets: from --init's network
-    when one is given (an explicit different value is an error), else the
-    defaults. Returns the network to start from, or None."""
+    """Fill --hidden, --activation, --output-buckets and args.layout (the king
+    bucket map, None for the plain network): from --init's network when one
+    is given (an explicit different value is an error), else the defaults.
+    Returns the network to start from, or None."""
     start = None
+    args.layout = _king_layout(args.king_buckets)
     if args.init:
-        from ..network_file import NetworkFileError, read_network
+        from ..network_file import read_network
         try:
             start = read_network(args.init)
         except NetworkFileError as exc:
             raise ValueError(f"--init {args.init}: {exc}") from None
+        if start.king_buckets is not None and (args.layout is None or start.king_bucket_count > 1):
+            if args.layout is not None and not (args.layout == start.king_buckets).all():
+                has = start.king_bucket_count
+                raise ValueError(f"--king-buckets {args.king_buckets}, but --init {args.init} has {has}"
+                                 + (" (another map)" if has == args.king_buckets else ""))
+            args.layout = start.king_buckets      # a version 3 network keeps its map
+        # else: a network of one king bucket spreads into any map (model.with_king_buckets)
         names = {value: name for name, value in ACTIVATIONS.items()}
         found = {"hidden": start.hidden, "activation": names[start.activation], "output_buckets": start.buckets}
         for key, value in found.items():
@@ -117,7 +152,7 @@ def run(args) -> int:
     from .data import DataError, Dataset
     from .export import dequantize, export, worst_case_output_sum
     from .loop import TrainConfig, Trainer
-    from .model import with_output_buckets
+    from .model import with_king_buckets, with_output_buckets
 
     device = ("cuda" if torch.cuda.is_available() else "cpu") if args.device == "auto" else args.device
     if device.startswith("cuda") and not torch.cuda.is_available():
@@ -125,6 +160,7 @@ def run(args) -> int:
     if args.threads:
         torch.set_num_threads(args.threads)
     config = TrainConfig(hidden=args.hidden, activation=ACTIVATIONS[args.activation], buckets=args.output_buckets,
+                         king_buckets=args.layout,
                          epochs=args.epochs, batch_size=args.batch_size, lr=args.lr, wdl=args.wdl,
                          sigmoid_scale=args.sigmoid_scale, seed=args.seed,
                          mirror=args.mirror, device=device, progress=not args.quiet)
@@ -134,12 +170,14 @@ def run(args) -> int:
         if args.resume:
             trainer.load(args.resume)
         if start is not None:
-            trainer.start_from(with_output_buckets(dequantize(start), args.output_buckets).to(device))
+            model = with_king_buckets(dequantize(start), args.layout)
+            trainer.start_from(with_output_buckets(model, args.output_buckets).to(device))
     except (DataError, ValueError, OSError, RuntimeError) as exc:
         return _fail(str(exc))
     print(f"{len(dataset.train)} training and {len(dataset.valid)} validation positions; "
           f"{args.hidden}x2 {args.activation} network"
-          f"{f', {args.output_buckets} output buckets' if args.output_buckets > 1 else ''} on {device}"
+          f"{f', {args.output_buckets} output buckets' if args.output_buckets > 1 else ''}"
+          f"{_king_words(args.layout)} on {device}"
           f"{f', starting from {args.init}' if args.init else ''}", flush=True)
     if args.baseline and len(dataset.valid):
         from .baseline import hand_written_loss

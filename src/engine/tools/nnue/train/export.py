@@ -1,7 +1,8 @@
 """The trained float network to the file the core loads (network_file.py):
 feature weights and biases times QA, output weights times QB, the output
 bias times QA*QB, rounded to the nearest integer. The weight clipping of
-model.py keeps every value inside its integer type.
+model.py keeps every value inside its integer type. A model with king
+buckets writes its map too (a version 3 file).
 
 And back (`dequantize`): a network file as the float network whose
 quantization it is, so that a new generation can start from the current
@@ -11,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from ..network_file import DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE, INPUTS, SCRELU, Network, write_network
+from ..network_file import DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE, SCRELU, Network, write_network
 from .model import PerspectiveNet
 
 
@@ -25,10 +26,11 @@ def quantize(model: PerspectiveNet, qa: int = DEFAULT_QA, qb: int = DEFAULT_QB,
              scale: int = DEFAULT_SCALE) -> Network:
     net = Network(
         hidden=model.hidden, activation=model.activation, qa=qa, qb=qb, scale=scale,
-        feature_weights=_quantize(model.features.weight[:INPUTS], qa, np.int16),
+        feature_weights=_quantize(model.features.weight[:model.inputs], qa, np.int16),
         feature_bias=_quantize(model.feature_bias, qa, np.int16),
         output_weights=_quantize(model.output.weight, qb, np.int16),       # [B, 2H]
         output_bias=_quantize(model.output.bias, qa * qb, np.int32),        # [B]
+        king_buckets=None if model.king_buckets is None else model.king_buckets.copy(),
     )
     net.check()
     return net
@@ -38,11 +40,12 @@ def dequantize(net: Network) -> PerspectiveNet:
     """The float network that quantizes to `net` (exactly, for a file written
     with the default QA, QB and SCALE). A file of another SCALE has its output
     layer rescaled, because the float network's output is read times the
-    default SCALE; weights past the trainer's clip are clipped."""
-    model = PerspectiveNet(net.hidden, net.activation, net.buckets)
+    default SCALE; weights past the trainer's clip are clipped. A version 3
+    file gives a model with its king bucket map."""
+    model = PerspectiveNet(net.hidden, net.activation, net.buckets, net.king_buckets)
     rescale = net.scale / DEFAULT_SCALE
     with torch.no_grad():
-        model.features.weight[:INPUTS] = torch.from_numpy(net.feature_weights / net.qa)
+        model.features.weight[:net.inputs] = torch.from_numpy(net.feature_weights / net.qa)
         model.feature_bias[:] = torch.from_numpy(net.feature_bias / net.qa)
         model.output.weight[:] = torch.from_numpy(net.output_weights / net.qb * rescale)
         model.output.bias[:] = torch.from_numpy(net.output_bias / (net.qa * net.qb) * rescale)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import asdict, dataclass, field
-from typing import List, Optional
+from typing import List, Optional, Sequence, Union
 
 import numpy as np
 import torch
@@ -22,7 +22,7 @@ from tqdm import tqdm
 
 from ..network_file import DEFAULT_SCALE, SCRELU
 from .data import Dataset
-from .features import batch_features, mirrorable
+from .features import as_layout, batch_features, describe_layout, mirrorable, same_layout
 from .model import PerspectiveNet
 
 
@@ -31,6 +31,9 @@ class TrainConfig:
     hidden: int = 128
     activation: int = SCRELU
     buckets: int = 1                 # output buckets by piece count (network_file.output_bucket)
+    # king buckets (network file version 3): None = the plain 768 features, a count K
+    # (network_file.king_bucket_layout(K)) or a u8[64] map; checkpoints keep the map
+    king_buckets: Union[None, int, Sequence[int]] = None
     epochs: int = 10
     batch_size: int = 16384
     lr: float = 1e-3
@@ -63,8 +66,9 @@ class Trainer:
 
     def __post_init__(self):
         torch.manual_seed(self.config.seed)
+        self.layout = as_layout(self.config.king_buckets)       # u8[64] or None
         self.model = PerspectiveNet(self.config.hidden, self.config.activation,
-                                    self.config.buckets).to(self.config.device)
+                                    self.config.buckets, self.layout).to(self.config.device)
         self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=self.config.lr,
                                            weight_decay=self.config.weight_decay)
         self.steps_per_epoch = math.ceil(len(self.dataset.train) / self.config.batch_size)
@@ -72,7 +76,7 @@ class Trainer:
     # -- pieces -------------------------------------------------------------
 
     def tensors(self, records, mirror=None):
-        stm, other, score, result = batch_features(records, mirror)
+        stm, other, score, result = batch_features(records, mirror, self.layout)
         device = self.config.device
         return (torch.from_numpy(stm).to(device), torch.from_numpy(other).to(device),
                 torch.from_numpy(score).to(device), torch.from_numpy(result).to(device))
@@ -104,7 +108,14 @@ class Trainer:
         for key in ("hidden", "activation", "buckets"):
             if getattr(model, key) != getattr(self.config, key):
                 raise ValueError(f"the network has {key} {getattr(model, key)}, this run {getattr(self.config, key)}")
+        if not same_layout(model.king_buckets, self.layout):
+            raise ValueError(f"the network has {describe_layout(model.king_buckets)}, "
+                             f"this run {describe_layout(self.layout)}" + self._same_count(model.king_buckets))
         self.model.load_state_dict(model.state_dict())
+
+    def _same_count(self, other) -> str:
+        """' (another map)' when two different king bucket maps have as many buckets."""
+        return " (another map)" if describe_layout(other) == describe_layout(self.layout) else ""
 
     # -- the loop -----------------------------------------------------------
 
@@ -143,7 +154,9 @@ class Trainer:
     # -- checkpoints --------------------------------------------------------
 
     def save(self, path) -> None:
-        torch.save({"config": asdict(self.config), "epoch": self.epoch, "model": self.model.state_dict(),
+        config = asdict(self.config)
+        config["king_buckets"] = None if self.layout is None else [int(k) for k in self.layout]
+        torch.save({"config": config, "epoch": self.epoch, "model": self.model.state_dict(),
                     "optimizer": self.optimizer.state_dict(),
                     "history": [asdict(r) for r in self.history]}, path)
 
@@ -154,6 +167,10 @@ class Trainer:
             value = saved.get(key, 1)       # checkpoints older than output buckets had one
             if value != getattr(self.config, key):
                 raise ValueError(f"checkpoint {path} has {key} {value}, this run {getattr(self.config, key)}")
+        saved_layout = saved.get("king_buckets")      # checkpoints older than king buckets had none
+        if not same_layout(saved_layout, self.layout):
+            raise ValueError(f"checkpoint {path} has {describe_layout(saved_layout)}, "
+                             f"this run {describe_layout(self.layout)}" + self._same_count(saved_layout))
         self.config.seed = saved["seed"]     # the rest of the run shuffles as the run would have
         self.model.load_state_dict(state["model"])
         self.optimizer.load_state_dict(state["optimizer"])

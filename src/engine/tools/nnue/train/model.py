@@ -1,8 +1,9 @@
 """The float network the trainer fits; network_file.py is what it becomes.
 
-768 features per side -> H accumulator neurons (one shared weight matrix, a
-bias) -> clipped activation of both sides' accumulators, side to move first
--> one output, from one of B output buckets chosen by the number of pieces
+768 features per side (768 * K with K king buckets, network file version 3:
+features.py and network_file.king_context) -> H accumulator neurons (one
+shared weight matrix, a bias) -> clipped activation of both sides'
+accumulators, side to move first -> one output, from one of B output buckets chosen by the number of pieces
 on the board (network_file.output_bucket; B = 1 is the plain network). The
 output times network_file's SCALE is the evaluation in centipawns.
 Activations clip to [0, 1], which quantization maps to [0, QA].
@@ -13,7 +14,7 @@ import torch
 from torch import nn
 
 from ..network_file import CRELU, DEFAULT_QA, DEFAULT_QB, INPUTS, SCRELU, check_buckets
-from .features import PAD
+from .features import as_layout, describe_layout, king_bucket_count, same_layout
 
 # Weight bounds that keep the quantized file in range (bullet uses the same
 # 1.98 for both): an output weight times QB = 64 stays within int8 (127), so
@@ -24,7 +25,9 @@ assert WEIGHT_CLIP * DEFAULT_QB <= 127 and (1 + 32) * WEIGHT_CLIP * DEFAULT_QA <
 
 
 class PerspectiveNet(nn.Module):
-    def __init__(self, hidden: int = 128, activation: int = SCRELU, buckets: int = 1):
+    def __init__(self, hidden: int = 128, activation: int = SCRELU, buckets: int = 1, king_buckets=None):
+        """king_buckets: None (the plain 768 features), a count K
+        (network_file.king_bucket_layout(K)) or a u8[64] map."""
         super().__init__()
         if hidden % 16 or not 16 <= hidden <= 2048:
             raise ValueError(f"hidden size {hidden} is not a multiple of 16 in 16..2048")
@@ -32,14 +35,17 @@ class PerspectiveNet(nn.Module):
         self.hidden = hidden
         self.activation = activation
         self.buckets = buckets
-        # one extra all-zero row (PAD) absorbs the padding of boards with < 32 pieces
-        self.features = nn.EmbeddingBag(INPUTS + 1, hidden, mode="sum", padding_idx=PAD)
+        self.king_buckets = as_layout(king_buckets)       # u8[64] or None; not a parameter
+        self.inputs = INPUTS * king_bucket_count(self.king_buckets)
+        self.pad = self.inputs                              # features.pad(self.king_buckets)
+        # one extra all-zero row (the padding index) absorbs the padding of boards with < 32 pieces
+        self.features = nn.EmbeddingBag(self.inputs + 1, hidden, mode="sum", padding_idx=self.pad)
         self.feature_bias = nn.Parameter(torch.zeros(hidden))
         self.output = nn.Linear(2 * hidden, buckets)   # row b: bucket b's output weights
         with torch.no_grad():
             # about 30 pieces per board: accumulators start near N(0, 0.3)
             self.features.weight.normal_(0.0, 0.05)
-            self.features.weight[PAD].zero_()
+            self.features.weight[self.pad].zero_()
             self.feature_bias.uniform_(0.0, 0.3)
 
     def activate(self, accumulator: torch.Tensor) -> torch.Tensor:
@@ -52,7 +58,7 @@ class PerspectiveNet(nn.Module):
         outputs = self.output(torch.cat([us, them], dim=1))
         if self.buckets == 1:
             return outputs.squeeze(1)
-        pieces = (stm != PAD).sum(dim=1)
+        pieces = (stm != self.pad).sum(dim=1)
         bucket = ((pieces - 2) * self.buckets // 32).clamp(0, self.buckets - 1)
         return outputs.gather(1, bucket.unsqueeze(1)).squeeze(1)
 
@@ -71,10 +77,38 @@ def with_output_buckets(model: PerspectiveNet, buckets: int) -> PerspectiveNet:
         return model
     if model.buckets != 1:
         raise ValueError(f"only a one-bucket network spreads into buckets, not one of {model.buckets}")
-    grown = PerspectiveNet(model.hidden, model.activation, buckets)
+    grown = PerspectiveNet(model.hidden, model.activation, buckets, model.king_buckets)
     with torch.no_grad():
         grown.features.weight.copy_(model.features.weight)
         grown.feature_bias.copy_(model.feature_bias)
         grown.output.weight.copy_(model.output.weight.expand(buckets, -1))
         grown.output.bias.copy_(model.output.bias.expand(buckets))
+    return grown.to(model.feature_bias.device)
+
+
+def with_king_buckets(model: PerspectiveNet, king_buckets) -> PerspectiveNet:
+    """A network of one king bucket (the plain 768 features, or version 3 with
+    K = 1) as one with this king bucket map: its 768 feature rows copied into
+    every bucket, which training then lets specialize by the king's square
+    (`vireo train --init NET --king-buckets K`). From K = 1 it computes the
+    same evaluations; from the plain network it is a starting point, not the
+    same network: a perspective whose king stands on files e-h now sees the
+    board mirrored a <-> h, so the evaluations differ wherever the plain
+    network was not symmetric between the wings."""
+    layout = as_layout(king_buckets)
+    if same_layout(model.king_buckets, layout):
+        return model
+    if layout is None:
+        raise ValueError(f"a network of {describe_layout(model.king_buckets)} cannot lose them")
+    if model.king_buckets is not None and king_bucket_count(model.king_buckets) != 1:
+        raise ValueError(f"only a network of one king bucket spreads into king buckets, not one of "
+                         f"{describe_layout(model.king_buckets)}")
+    grown = PerspectiveNet(model.hidden, model.activation, model.buckets, layout)
+    with torch.no_grad():
+        rows = model.features.weight[:INPUTS]
+        grown.features.weight[:grown.inputs] = rows.repeat(grown.inputs // INPUTS, 1)
+        grown.features.weight[grown.pad].zero_()
+        grown.feature_bias.copy_(model.feature_bias)
+        grown.output.weight.copy_(model.output.weight)
+        grown.output.bias.copy_(model.output.bias)
     return grown.to(model.feature_bias.device)
