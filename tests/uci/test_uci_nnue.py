@@ -127,3 +127,23 @@ def test_uci_bench_keeps_the_network_of_the_options(tmp_path):
                                  "position startpos", "eval"))
     assert "Nodes searched" in text, text
     assert re.search(rf"NNUE evaluation: [+-]\d+\.\d\d .*{re.escape(str(good))}, 32 neurons; used by the search", text), text
+
+
+def test_a_king_bucket_network_plays_and_says_what_it_is(tmp_path):
+    """A version 3 network (king buckets) through EvalFile: the info string
+    names its buckets and the NNUE code in use, and a game's worth of
+    searches (kings walking across buckets and the mirror) plays legally."""
+    path = tmp_path / "kings.nnue"
+    nf.write_network(path, nf.random_network(64, nf.SCRELU, seed=43, buckets=8, king_buckets=4))
+    text = "\n".join(raw_session(f"setoption name EvalFile value {path}", "isready"))
+    assert re.search(rf"EvalFile: loaded {re.escape(str(path))} \(64 neurons, screlu, 8 output buckets, "
+                     r"4 king buckets; (avx2|avx512|plain) code\)", text), text
+    board = chess.Board("8/2k5/8/3p4/3P4/8/4K3/8 w - - 0 1")
+    with popen_uci() as engine:
+        engine.configure({"EvalFile": str(path), "Use NNUE": True})
+        for _ in range(12):
+            if board.is_game_over():
+                break
+            result = engine.play(board, chess.engine.Limit(nodes=20000))
+            assert result.move in board.legal_moves
+            board.push(result.move)

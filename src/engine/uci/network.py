@@ -49,7 +49,10 @@ class NetworkSlot:
             return False
         self.loaded_option = option
         buckets = f", {info['buckets']} output buckets" if info["buckets"] > 1 else ""
-        self._say(f"EvalFile: loaded {info['path']} ({info['hidden']} neurons, {info['activation']}{buckets})")
+        if info.get("king_buckets"):
+            buckets += f", {info['king_buckets']} king bucket{'s' if info['king_buckets'] > 1 else ''}"
+        code = f"; {self._core.simd_path()} code" if hasattr(self._core, "simd_path") else ""
+        self._say(f"EvalFile: loaded {info['path']} ({info['hidden']} neurons, {info['activation']}{buckets}{code})")
         return True
 
     def apply(self, eval_file: str, use_nnue: bool) -> bool:
