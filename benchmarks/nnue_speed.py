@@ -110,12 +110,14 @@ def kernel_ns(network: str, positions, paths=(None,), repeats: int = 5):
     return best
 
 
+COMPILED = _core.simd_path() if hasattr(_core, "simd_path") else None   # the build's default path
+
+
 def set_path(simd: bool | None):
     """Choose the code path (None: the build's default); the path in use."""
     if not hasattr(_core, "set_nnue_simd"):
         return "plain (no switch)"
-    if simd is not None:
-        _core.set_nnue_simd(simd)
+    _core.set_nnue_simd(COMPILED != "plain" if simd is None else simd)
     return _core.simd_path()
 
 
@@ -168,7 +170,7 @@ def main(argv=None) -> int:
 
     games = game_positions(args.games_file, args.games, args.plies)
     positions = kernel_positions(games)
-    compiled = set_path(None)
+    compiled = COMPILED or "plain (no switch)"
     configs = [(f"this build, {compiled}", SHIPPED, True)] if compiled not in ("plain", "plain (no switch)") else []
     configs.append(("this build, plain loops", SHIPPED, False))
     configs += [(f"this build, {os.path.basename(f)}", f, None) for f in args.nnue]
@@ -186,7 +188,7 @@ def main(argv=None) -> int:
                           kernels.get(simd) if network == SHIPPED and kernels else None)
             rows.setdefault(name, []).append(row)
             print(f"  {name:34s} {describe(row)}", flush=True)
-        set_path(compiled != "plain")
+        set_path(None)
         for spec in args.build:
             name, _, folder = spec.partition("=")
             env = dict(os.environ, VIREO_SRC=os.path.join(os.path.abspath(folder), "src"), PYTHONPATH="")
