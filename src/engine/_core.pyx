@@ -4,6 +4,7 @@
 # generation into search (see ../shared/DESIGN.md, "Why one compilation unit").
 # It knows nothing of the Python layers above it (docs/architecture.md).
 
+include "core/magic_numbers.pxi" # the slider tables' magic numbers, stored
 include "core/bitboard.pxi"      # bit tricks, attack tables, magic slider lookups
 include "core/position.pxi"      # Zobrist keys, make/unmake, attacks, draws
 include "core/movegen.pxi"       # legal move generation

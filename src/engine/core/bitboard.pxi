@@ -1,9 +1,10 @@
 # Bitboards: bit tricks, attack tables and magic-bitboard slider lookups.
 #
 # Magic bitboards ("fancy" variant, one shared table per piece type) as
-# described on the Chess Programming Wiki; the magic numbers are searched for
-# at import with a fixed-seed xorshift generator (the approach Stockfish uses),
-# which takes a few milliseconds in C.
+# described on the Chess Programming Wiki. The magic numbers are stored
+# (core/magic_numbers.pxi) and checked while the tables are filled; a square
+# whose number fails is searched for with a fixed-seed xorshift generator
+# (the approach Stockfish uses), the search that found the stored numbers.
 
 cdef extern from *:
     """
@@ -117,7 +118,15 @@ cdef inline u64 rng_next() noexcept nogil:
     rng_state ^= rng_state >> 27
     return rng_state * 2685821657736338717ULL
 
-cdef void init_magics(Magic *magics, u64 *table, int dirs[4][2]) noexcept nogil:
+cdef int MAGIC_SEARCHES = 0     # squares whose stored magic failed (searched afresh)
+
+def magic_searches():
+    """How many squares' stored magic numbers failed their check at import
+    and were searched for instead (0 unless magic_numbers.pxi is wrong)."""
+    return MAGIC_SEARCHES
+
+cdef void init_magics(Magic *magics, u64 *table, int dirs[4][2], const u64 *known) noexcept nogil:
+    global MAGIC_SEARCHES
     cdef u64 occupancy[4096]
     cdef u64 reference[4096]
     cdef int epoch[4096]
@@ -146,10 +155,17 @@ cdef void init_magics(Magic *magics, u64 *table, int dirs[4][2]) noexcept nogil:
             if b == 0:
                 break
         start += size
+        tries = 0
         while True:
-            m.magic = 0
-            while bb_count((m.magic * m.mask) >> 56) < 6:
-                m.magic = rng_next() & rng_next() & rng_next()
+            if tries == 0:
+                m.magic = known[sq]             # the stored number first
+            else:
+                if tries == 1:
+                    MAGIC_SEARCHES += 1
+                m.magic = 0
+                while bb_count((m.magic * m.mask) >> 56) < 6:
+                    m.magic = rng_next() & rng_next() & rng_next()
+            tries += 1
             cnt += 1
             i = 0
             while i < size:
@@ -191,8 +207,8 @@ cdef void init_bitboards() noexcept nogil:
                     PAWN_ATT[c][sq] |= sq_bb(8 * r + file_of(sq) - 1)
                 if file_of(sq) < 7:
                     PAWN_ATT[c][sq] |= sq_bb(8 * r + file_of(sq) + 1)
-    init_magics(ROOK_MAGIC, ROOK_TABLE, ROOK_DIRS)
-    init_magics(BISHOP_MAGIC, BISHOP_TABLE, BISHOP_DIRS)
+    init_magics(ROOK_MAGIC, ROOK_TABLE, ROOK_DIRS, VIREO_ROOK_MAGICS)
+    init_magics(BISHOP_MAGIC, BISHOP_TABLE, BISHOP_DIRS, VIREO_BISHOP_MAGICS)
     for sq in range(64):
         for s2 in range(64):
             BETWEEN[sq][s2] = 0
@@ -205,3 +221,4 @@ cdef void init_bitboards() noexcept nogil:
             elif slide_reference(sq, 0, BISHOP_DIRS) & sq_bb(s2):
                 BETWEEN[sq][s2] = bishop_attacks(sq, sq_bb(s2)) & bishop_attacks(s2, sq_bb(sq))
                 LINE[sq][s2] = (bishop_attacks(sq, 0) & bishop_attacks(s2, 0)) | sq_bb(sq) | sq_bb(s2)
+
