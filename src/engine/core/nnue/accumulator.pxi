@@ -62,9 +62,12 @@ cdef inline void delta_sub(NnueDelta *d, int pc, int sq) noexcept nogil:
     d.n_sub += 1
 
 cdef inline void delta_kings(const Pos *pos, NnueDelta *d) noexcept nogil:
-    d.king_sq[WHITE] = king_sq(pos, WHITE)
-    d.king_sq[BLACK] = king_sq(pos, BLACK)
+    """The kings after the move, read only by a network with king buckets
+    (king_base ignores them otherwise), so do_move skips them for the rest."""
     d.refresh = 0
+    if pos.nnue.mirrored:
+        d.king_sq[WHITE] = king_sq(pos, WHITE)
+        d.king_sq[BLACK] = king_sq(pos, BLACK)
 
 cdef inline bint king_context_changes(const NnueStack *stk, int us, int frm, int to) noexcept nogil:
     """Does a king of `us` going frm -> to change its perspective's bucket or mirror?"""
