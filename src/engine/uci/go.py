@@ -126,30 +126,7 @@ class GoTask:
         limits, hard_ms = self._limits(searchmoves, plan)
         self._configure_core(plan)
 
-        stop_requested, pending = self.runner.mark_core_started(job)
-        if stop_requested:
-            # stop came before the search began: still answer with a searched move
-            limits = {k: v for k, v in limits.items() if k in ("searchmoves",)}
-            limits["depth"] = 1
-            hard_ms = None
-        elif pending is not None:
-            # ponderhit came before the search began: its clock already runs
-            soft, hard, since = pending
-            spent = int((time.monotonic() - since) * 1000)
-            limits.pop("infinite", None)
-            limits["soft_ms"], limits["hard_ms"] = max(1, soft - spent), max(1, hard - spent)
-            hard_ms = limits["hard_ms"]
-        if hard_ms is not None:
-            self.runner.arm_watchdog(job, hard_ms)
-        self.hard_ms = hard_ms
-        if self.settings.debug and "soft_ms" in limits:
-            self.out.info_string(f"time: soft {limits['soft_ms']} ms, hard {limits['hard_ms']} ms, "
-                                 f"lag reserve {self.lag.reserve_ms(self.go.movestogo, self._own_inc() or 0, self.game_ply())} ms")
-
-        started = time.monotonic()
-        best, ponder = self.search.go(self.position, limits, self._on_info)
-        used_ms = (time.monotonic() - started) * 1000
-        self.allowed_ms = used_ms if hard_ms is None else min(used_ms, hard_ms)
+        best, ponder = self._run_core(job, limits, hard_ms)
         per_thread = getattr(self.search, "thread_nodes", None)
         if self.settings.debug and per_thread is not None:
             self.out.info_string("thread nodes: " + " ".join(str(n) for n in per_thread))
@@ -300,17 +277,37 @@ class GoTask:
         limits = {"searchmoves": [best], "depth": BOOK_CHECK_DEPTH, "threads": 1,
                   "soft_ms": max(1, budget), "hard_ms": max(1, budget)}
         self._configure_core(None)      # full strength, no tablebase probes: a score, not a choice
-        stop_requested, _ = self.runner.mark_core_started(job)
-        if stop_requested:
-            limits = {"searchmoves": [best], "depth": 1, "threads": 1}
-        else:
-            self.runner.arm_watchdog(job, limits["hard_ms"])
-        self.hard_ms = limits.get("hard_ms")
-        started = time.monotonic()
-        _, ponder = self.search.go(self.position, limits, self._on_info)
-        used_ms = (time.monotonic() - started) * 1000
-        self.allowed_ms = min(used_ms, limits.get("hard_ms", used_ms))
+        _, ponder = self._run_core(job, limits, limits["hard_ms"])
         return ponder
+
+    def _run_core(self, job: SearchJob, limits: dict, hard_ms: Optional[int]) -> BestMove:
+        """Start the core's search once the runner knows it has begun: a stop
+        that came first makes it a depth-1 search (still a searched move), a
+        ponderhit that came first starts its clock from when it came. The
+        watchdog guards the hard limit; allowed_ms is what the lag meter
+        does not count."""
+        stop_requested, pending = self.runner.mark_core_started(job)
+        if stop_requested:
+            limits = {k: v for k, v in limits.items() if k in ("searchmoves", "threads")}
+            limits["depth"] = 1
+            hard_ms = None
+        elif pending is not None:
+            soft, hard, since = pending
+            spent = int((time.monotonic() - since) * 1000)
+            limits.pop("infinite", None)
+            limits["soft_ms"], limits["hard_ms"] = max(1, soft - spent), max(1, hard - spent)
+            hard_ms = limits["hard_ms"]
+        if hard_ms is not None:
+            self.runner.arm_watchdog(job, hard_ms)
+        self.hard_ms = hard_ms
+        if self.settings.debug and "soft_ms" in limits:
+            self.out.info_string(f"time: soft {limits['soft_ms']} ms, hard {limits['hard_ms']} ms, "
+                                 f"lag reserve {self.lag.reserve_ms(self.go.movestogo, self._own_inc() or 0, self.game_ply())} ms")
+        started = time.monotonic()
+        best, ponder = self.search.go(self.position, limits, self._on_info)
+        used_ms = (time.monotonic() - started) * 1000
+        self.allowed_ms = used_ms if hard_ms is None else min(used_ms, hard_ms)
+        return best, ponder
 
     # -- tablebases ------------------------------------------------------
 
