@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import fcntl
 import hashlib
+import importlib.metadata
 import os
 import shlex
 import shutil
@@ -41,6 +42,11 @@ NETWORK_IN_PACKAGE = Path("src/engine/data/vireo.nnue")
 SKIPPED_SUFFIXES = (".so", ".c", ".html", ".pyc")
 SKIPPED_FOLDERS = ("__pycache__", "build", ".pytest_cache")
 COMPLETE = ".vireo-build-complete"
+# What pyproject.toml's [build-system] requires (a test keeps the two equal).
+# --no-build-isolation builds with this Python's own packages, and an older
+# setuptools fails on the SPDX licence string with a message that names
+# neither setuptools nor the fix.
+BUILD_REQUIREMENTS = {"setuptools": 77, "Cython": 3}
 
 
 def build_home() -> Path:
@@ -74,6 +80,23 @@ def source_key(stage: Path, cc: str) -> str:
         digest.update(path.read_bytes() + b"\0")
     digest.update(f"{sys.executable}\0{sys.version}\0{cc}\0".encode())
     return digest.hexdigest()[:16]
+
+
+def check_build_tools(version_of=importlib.metadata.version) -> None:
+    """Exit with the pip command to run when a build tool is missing or old."""
+    problems = []
+    for package, major in BUILD_REQUIREMENTS.items():
+        try:
+            found = version_of(package)
+        except importlib.metadata.PackageNotFoundError:
+            problems.append(f"{package} is not installed")
+            continue
+        if int(found.split(".")[0]) < major:
+            problems.append(f"{package} {found} is older than {major}")
+    if problems:
+        wanted = " ".join(f'"{name}>={major}"' for name, major in BUILD_REQUIREMENTS.items())
+        raise SystemExit(f"build_launcher: {'; '.join(problems)} in {sys.executable}: "
+                         f"{sys.executable} -m pip install {wanted} wheel")
 
 
 def install(stage: Path, env: Path, cc: str) -> None:
@@ -130,6 +153,7 @@ def main(argv=None) -> int:
         with open(home / f"{key}.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             if not (env / COMPLETE).is_file():
+                check_build_tools()
                 install(stage, env, cc)
             else:
                 print(f"build_launcher: reusing {env}", flush=True)

@@ -100,3 +100,32 @@ def test_cc_is_the_compiler_that_builds_the_core(tmp_path):
     assert done.returncode != 0
     assert "_core.c" in called.read_text()
     assert not (tmp_path / "never").exists()
+
+
+def test_old_or_missing_build_tools_fail_with_the_pip_command():
+    # pip's own error for an old setuptools is a pyproject validation dump
+    # naming neither the package nor the fix
+    versions = {"setuptools": "65.5.0", "Cython": "3.1.2"}
+
+    def version_of(name):
+        if name not in versions:
+            raise build_launcher.importlib.metadata.PackageNotFoundError(name)
+        return versions[name]
+
+    with pytest.raises(SystemExit) as old:
+        build_launcher.check_build_tools(version_of)
+    assert "setuptools 65.5.0 is older than 77" in str(old.value)
+    assert 'pip install "setuptools>=77" "Cython>=3"' in str(old.value)
+    del versions["Cython"]
+    versions["setuptools"] = "80.9.0"
+    with pytest.raises(SystemExit) as missing:
+        build_launcher.check_build_tools(version_of)
+    assert "Cython is not installed" in str(missing.value) and "older" not in str(missing.value)
+    versions["Cython"] = "3.0.11"
+    build_launcher.check_build_tools(version_of)   # new enough: no exit
+
+
+def test_build_requirements_match_pyproject():
+    requires = (REPO / "pyproject.toml").read_text().split("[build-system]")[1].split("\n[")[0]
+    for name, major in build_launcher.BUILD_REQUIREMENTS.items():
+        assert f'"{name}>={major}' in requires
