@@ -39,7 +39,8 @@ SEE_VALUE[:] = [0, 100, 320, 330, 500, 950, 20000]
 # (ss - 4) is always valid. Lives here because move ordering reads it.
 cdef struct SStack:
     int ply
-    int static_eval         # VALUE_NONE when in check
+    int static_eval         # VALUE_NONE when in check; corrected (correction.pxi)
+    int raw_eval            # the evaluation before correction: what the hash table keeps
     Move move               # move made at this ply (MOVE_NULL for a null move)
     int piece               # piece code that made it (0 for a null move)
     Move excluded           # singular-extension search excludes this move

@@ -172,6 +172,7 @@ cdef struct SearchThread:
     int best_move_changes
     SearchShared *sh
     Histories hist
+    CorrectionHistory corr  # kept across a game's searches, as the histories
     NnueStack nnue          # this thread's accumulators (memory only once NNUE is used)
     PawnEntry pawns[1 << PAWN_TABLE_BITS]   # this thread's own pawn cache (pawns.pxi)
 
@@ -430,18 +431,22 @@ cdef int search(SearchThread *t, SStack *ss, int alpha, int beta, int depth, bin
                 else:
                     max_value = value
 
-    # Step 7. Static evaluation, refined by the hash score when its bound allows.
+    # Step 7. Static evaluation (the hash table keeps it uncorrected), moved
+    # by the correction history, then refined by the hash score when its
+    # bound allows.
     if in_check:
-        ss.static_eval = eval = VALUE_NONE
+        ss.static_eval = eval = ss.raw_eval = VALUE_NONE
     elif excluded:
         eval = ss.static_eval
     else:
         if tt_hit and tte.eval != VALUE_NONE:
-            ss.static_eval = eval = tte.eval
+            ss.raw_eval = tte.eval
         else:
-            ss.static_eval = eval = clamp_eval(eval_for_search(pos, t.pawns))
+            ss.raw_eval = clamp_eval(eval_for_search(pos, t.pawns))
             if not tt_hit:
-                tt_store(&sh.tt, key, DEPTH_EVAL_ONLY, VALUE_NONE, eval, MOVE_NONE, BOUND_NONE, ss.tt_pv)
+                tt_store(&sh.tt, key, DEPTH_EVAL_ONLY, VALUE_NONE, ss.raw_eval, MOVE_NONE, BOUND_NONE,
+                         ss.tt_pv)
+        ss.static_eval = eval = clamp_eval(corrected_eval(&t.corr, pos, ss.raw_eval))
         if tt_score != VALUE_NONE and (tte.bound & (BOUND_LOWER if tt_score > eval else BOUND_UPPER)):
             eval = tt_score
     if not in_check:
@@ -516,7 +521,7 @@ cdef int search(SearchThread *t, SStack *ss, int alpha, int beta, int depth, bin
                 if aborted(t):
                     return 0
                 if value >= probcut_beta:
-                    tt_store(&sh.tt, key, depth - 3, value_to_tt(value, ply), ss.static_eval, m,
+                    tt_store(&sh.tt, key, depth - 3, value_to_tt(value, ply), ss.raw_eval, m,
                              BOUND_LOWER, ss.tt_pv)
                     return value
 
@@ -688,7 +693,9 @@ cdef int search(SearchThread *t, SStack *ss, int alpha, int beta, int depth, bin
     if best_value > max_value:
         best_value = max_value
 
-    # Step 18. Store the result.
+    # Step 18. Store the result, and learn the static evaluation's error
+    # where the result bounds it on the informative side (a fail high above
+    # it, a fail low below it, or exact) and the best move is quiet.
     if not excluded and not (root and t.pv_idx > 0):
         if best_value >= beta:
             bound = BOUND_LOWER
@@ -696,8 +703,13 @@ cdef int search(SearchThread *t, SStack *ss, int alpha, int beta, int depth, bin
             bound = BOUND_EXACT
         else:
             bound = BOUND_UPPER
-        tt_store(&sh.tt, key, depth, value_to_tt(best_value, ply), ss.static_eval,
+        tt_store(&sh.tt, key, depth, value_to_tt(best_value, ply), ss.raw_eval,
                  best_move, bound, ss.tt_pv)
+        if (not in_check and (best_move == MOVE_NONE or not is_noisy(pos, best_move))
+                and best_value < VALUE_TB_WIN_IN_MAX and best_value > -VALUE_TB_WIN_IN_MAX
+                and not (bound == BOUND_LOWER and best_value <= ss.static_eval)
+                and not (bound == BOUND_UPPER and best_value >= ss.static_eval)):
+            update_correction(&t.corr, pos, ss.raw_eval, best_value, depth)
     return best_value
 
 
@@ -746,12 +758,13 @@ cdef int qsearch(SearchThread *t, SStack *ss, int alpha, int beta) noexcept nogi
     # Step 3. Stand pat: out of check the side to move may decline to capture.
     if in_check:
         best_value = -VALUE_INF
-        ss.static_eval = VALUE_NONE
+        ss.static_eval = ss.raw_eval = VALUE_NONE
     else:
         if tt_hit and tte.eval != VALUE_NONE:
-            ss.static_eval = eval = tte.eval
+            ss.raw_eval = tte.eval
         else:
-            ss.static_eval = eval = clamp_eval(eval_for_search(pos, t.pawns))
+            ss.raw_eval = clamp_eval(eval_for_search(pos, t.pawns))
+        ss.static_eval = eval = clamp_eval(corrected_eval(&t.corr, pos, ss.raw_eval))
         best_value = eval
         # The hash score refines the stand pat, but a mate score is the
         # value of a move, never of standing pat (it would also cut the PV).
@@ -760,7 +773,7 @@ cdef int qsearch(SearchThread *t, SStack *ss, int alpha, int beta) noexcept nogi
             best_value = tt_score
         if best_value >= beta:
             if not tt_hit:
-                tt_store(&sh.tt, key, DEPTH_EVAL_ONLY, value_to_tt(best_value, ply), ss.static_eval,
+                tt_store(&sh.tt, key, DEPTH_EVAL_ONLY, value_to_tt(best_value, ply), ss.raw_eval,
                          MOVE_NONE, BOUND_LOWER, False)
             return best_value
         if best_value > alpha:
@@ -817,7 +830,7 @@ cdef int qsearch(SearchThread *t, SStack *ss, int alpha, int beta) noexcept nogi
         return mated_in(ply)
 
     # Step 6. Store.
-    tt_store(&sh.tt, key, DEPTH_QS, value_to_tt(best_value, ply), ss.static_eval, best_move,
+    tt_store(&sh.tt, key, DEPTH_QS, value_to_tt(best_value, ply), ss.raw_eval, best_move,
              BOUND_LOWER if best_value >= beta else BOUND_UPPER, False)
     return best_value
 

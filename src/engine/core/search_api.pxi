@@ -74,6 +74,7 @@ cdef void prepare_thread(SearchThread *t, Pos *root, RootMove *moves, int count)
         s = &t.stack[i]
         s.ply = i - 4 if i >= 4 else 0
         s.static_eval = VALUE_NONE
+        s.raw_eval = VALUE_NONE
         s.move = MOVE_NONE
         s.piece = 0
         s.excluded = MOVE_NONE
@@ -207,6 +208,7 @@ cdef class Search:
         tt_clear(&self.sh.tt)
         for i in range(self.nthreads):
             memset(&self.thread_data[i].hist, 0, sizeof(Histories))
+            memset(&self.thread_data[i].corr, 0, sizeof(CorrectionHistory))
 
     def set_threads(self, n):
         """Number of search threads, 1..256 (Lazy SMP)."""
@@ -663,14 +665,14 @@ TUNABLE_NAMES = ("ASP_DELTA", "ASP_MIN_DEPTH", "RAZOR_BASE", "RAZOR_MUL", "RFP_D
                  "PROBCUT_DEPTH", "PROBCUT_MARGIN", "IIR_DEPTH", "LMP_BASE", "FUT_DEPTH", "FUT_BASE",
                  "FUT_MUL", "HIST_PRUNE_DEPTH", "HIST_PRUNE_MUL", "SEE_QUIET_MUL", "SEE_NOISY_MUL",
                  "SE_DEPTH", "SE_TT_DEPTH", "DE_MARGIN", "DE_LIMIT", "LMR_HIST_DIV", "QS_FUT_MARGIN",
-                 "QS_SEE_MARGIN", "HELPER_SKIP", "CHECK_EXT")
-cdef int *TUNABLE_PTRS[31]
+                 "QS_SEE_MARGIN", "HELPER_SKIP", "CHECK_EXT", "CORR_MAX_CP", "CORR_WEIGHT_MAX")
+cdef int *TUNABLE_PTRS[33]
 TUNABLE_PTRS[:] = [&ASP_DELTA, &ASP_MIN_DEPTH, &RAZOR_BASE, &RAZOR_MUL, &RFP_DEPTH, &RFP_MARGIN,
                    &NMP_MIN_DEPTH, &NMP_BASE_R, &NMP_DEPTH_DIV, &NMP_EVAL_DIV, &NMP_VERIFY_DEPTH,
                    &PROBCUT_DEPTH, &PROBCUT_MARGIN, &IIR_DEPTH, &LMP_BASE, &FUT_DEPTH, &FUT_BASE,
                    &FUT_MUL, &HIST_PRUNE_DEPTH, &HIST_PRUNE_MUL, &SEE_QUIET_MUL, &SEE_NOISY_MUL,
                    &SE_DEPTH, &SE_TT_DEPTH, &DE_MARGIN, &DE_LIMIT, &LMR_HIST_DIV, &QS_FUT_MARGIN,
-                   &QS_SEE_MARGIN, &HELPER_SKIP, &CHECK_EXT]
+                   &QS_SEE_MARGIN, &HELPER_SKIP, &CHECK_EXT, &CORR_MAX_CP, &CORR_WEIGHT_MAX]
 
 def get_tunables():
     """{name: value} of the search tunables."""
@@ -681,6 +683,23 @@ def set_tunable(str name, int value):
     if name not in TUNABLE_NAMES:
         raise ValueError(f"unknown tunable {name!r}")
     TUNABLE_PTRS[TUNABLE_NAMES.index(name)][0] = value
+
+def _correction_after(updates, fen=None, read_fen=None):
+    """For tests: on a scratch table, make these (raw eval, search result,
+    depth) updates as the search does at a node of `fen` (default: the start
+    position), then return the correction (centipawns) that the static
+    evaluation of `read_fen` (default: `fen`) gets."""
+    cdef CorrectionHistory *c = <CorrectionHistory *>calloc(1, sizeof(CorrectionHistory))
+    cdef Position position = Position(fen) if fen else Position()
+    cdef Position reader = Position(read_fen) if read_fen else position
+    if c == NULL:
+        raise MemoryError()
+    try:
+        for raw, result, depth in updates:
+            update_correction(c, position.pos, raw, result, depth)
+        return corrected_eval(c, reader.pos, 0)
+    finally:
+        free(c)
 
 def _tt_torn_entry_check():
     """For tests: (hit after a store, hit after the data word alone was

@@ -46,6 +46,9 @@ RANGES: Dict[str, Tuple[int, int]] = {
     "QS_SEE_MARGIN": (-400, 200),
     "HELPER_SKIP": (0, 1),
     "CHECK_EXT": (0, 2),
+    # correction.pxi: 127 keeps 127 * 256 inside the int16 entries
+    "CORR_MAX_CP": (0, 127),
+    "CORR_WEIGHT_MAX": (1, 256),
 }
 
 
