@@ -40,16 +40,21 @@ cdef inline int corrected_eval(CorrectionHistory *c, const Pos *pos, int raw) no
     (the caller clamps it out of the mate range)."""
     # Rounded to the nearest centipawn (>> floors): the running average
     # stops a few 1/256 short of a steady error, and floor would read 39 for 40.
+    if not CORR_MAX_CP:
+        return raw          # off: no table access on the hot path
     return raw + ((<int>correction_entry(c, pos)[0] + CORR_GRAIN // 2) >> 8)
 
 cdef inline void update_correction(CorrectionHistory *c, const Pos *pos, int raw, int result,
                                    int depth) noexcept nogil:
     """Move the entry toward result - raw, by more the deeper the search."""
-    cdef int16_t *entry = correction_entry(c, pos)
+    cdef int16_t *entry
     cdef int bound = CORR_MAX_CP * CORR_GRAIN
     cdef int target = (result - raw) * CORR_GRAIN
     cdef int weight = 4 * (depth + 1) if 4 * (depth + 1) < CORR_WEIGHT_MAX else CORR_WEIGHT_MAX
     cdef int value
+    if not CORR_MAX_CP:
+        return              # off: every entry stays 0
+    entry = correction_entry(c, pos)
     if target > bound:
         target = bound
     elif target < -bound:
