@@ -43,15 +43,15 @@ def small_config(**changes):
     return TrainConfig(**settings)
 
 
-@pytest.fixture(scope="module", params=[(1, None), (4, None), (4, 4)],
-                ids=["one-output", "4-output-buckets", "4-output-and-4-king-buckets"])
+@pytest.fixture(scope="module", params=[(1, None, False), (4, None, False), (4, 4, False), (4, 4, True)],
+                ids=["one-output", "4-output-buckets", "4-output-and-4-king-buckets", "factorized-king-buckets"])
 def trained(records_file, request):
     needs_torch()
     from engine.tools.nnue.train.data import Dataset
     from engine.tools.nnue.train.loop import Trainer
     torch.set_num_threads(1)
-    buckets, king_buckets = request.param
-    trainer = Trainer(small_config(buckets=buckets, king_buckets=king_buckets),
+    buckets, king_buckets, factorized = request.param
+    trainer = Trainer(small_config(buckets=buckets, king_buckets=king_buckets, factorized=factorized),
                       Dataset([str(records_file)], validation=0.1))
     before = training_loss(trainer), trainer.validation_loss()
     for _ in range(trainer.config.epochs):
@@ -187,6 +187,9 @@ def test_the_exported_file_computes_the_float_network(trained, tmp_path, data_fe
     # last, and under SCALE / (QA * QB) = 0.025 cp from the SCReLU's division by QA.
     dequantized = copy.deepcopy(trainer.model)
     with torch.no_grad():
+        if dequantized.factorized:      # the file's rows are the sums: the shared rows are in them
+            assert dequantized.factor.weight.abs().max() > 0.01
+            dequantized.factor.weight.zero_()
         dequantized.features.weight[:net.inputs] = torch.from_numpy(net.feature_weights / net.qa)
         dequantized.feature_bias[:] = torch.from_numpy(net.feature_bias / net.qa)
         dequantized.output.weight[:] = torch.from_numpy(net.output_weights / net.qb)
@@ -207,15 +210,17 @@ def float_evals(model, boards):
         return copy.deepcopy(model).double()(torch.from_numpy(stm), torch.from_numpy(other)).numpy() * DEFAULT_SCALE
 
 
-@pytest.mark.parametrize("mirror, buckets, king", [(False, 1, None), (True, 1, None), (True, 4, None), (True, 1, 4)])
-def test_training_is_deterministic_and_resumes_exactly(records_file, tmp_path, mirror, buckets, king):
+@pytest.mark.parametrize("mirror, buckets, king, factorized",
+                         [(False, 1, None, False), (True, 1, None, False), (True, 4, None, False), (True, 1, 4, False),
+                          (True, 2, 4, True)])
+def test_training_is_deterministic_and_resumes_exactly(records_file, tmp_path, mirror, buckets, king, factorized):
     needs_torch()
     from engine.tools.nnue.train.data import Dataset
     from engine.tools.nnue.train.export import quantize
     from engine.tools.nnue.train.loop import Trainer
     torch.set_num_threads(1)
     dataset = Dataset([str(records_file)], validation=0.1)
-    shape = dict(mirror=mirror, buckets=buckets, king_buckets=king)
+    shape = dict(mirror=mirror, buckets=buckets, king_buckets=king, factorized=factorized)
     straight = Trainer(small_config(epochs=3, **shape), dataset)
     for _ in range(3):
         straight.run_epoch()
@@ -228,9 +233,12 @@ def test_training_is_deterministic_and_resumes_exactly(records_file, tmp_path, m
             Trainer(small_config(epochs=3, mirror=mirror), dataset).load(tmp_path / "ckpt.pt")
     if king:
         for other, words in [(None, "has 4 king buckets, this run no king buckets"), (8, "this run 8 king")]:
-            changed = dict(shape, king_buckets=other)
+            changed = dict(shape, king_buckets=other, factorized=factorized and other is not None)
             with pytest.raises(ValueError, match=words):
                 Trainer(small_config(epochs=3, **changed), dataset).load(tmp_path / "ckpt.pt")
+        words = "is factorized, this run not factorized" if factorized else "is not factorized, this run factorized"
+        with pytest.raises(ValueError, match=words):
+            Trainer(small_config(epochs=3, **dict(shape, factorized=not factorized)), dataset).load(tmp_path / "ckpt.pt")
     resumed = Trainer(small_config(epochs=3, seed=99, **shape), dataset)   # weights replaced
     resumed.load(tmp_path / "ckpt.pt")
     resumed.run_epoch()
@@ -291,6 +299,7 @@ def test_without_torch_train_says_what_to_install(records_file):
     (["--king-buckets", "3"], "--king-buckets 3 is not one of 1, 2, 4, 8, 16"),
     (["--king-buckets", "0"], "--king-buckets 0 is not one of"),
     (["--king-buckets", "32"], "--king-buckets 32 is not one of"),
+    (["--factorize"], "--factorize needs king buckets"),
 ])
 def test_bad_options_are_refused(records_file, args, words):
     result = vireo("train", str(records_file), *args)
@@ -465,3 +474,43 @@ def test_init_spreads_a_plain_network_into_king_buckets(records_file, tmp_path, 
     clash = vireo("train", str(records_file), "--init", str(out), "--king-buckets", "8", "--quiet")
     assert clash.returncode == 2 and "--king-buckets 8, but --init" in clash.stderr and "has 4" in clash.stderr
     assert "Traceback" not in clash.stderr
+
+
+def test_factorize_starts_from_the_same_network(records_file, tmp_path, capsys):
+    """`--factorize` changes how the king buckets learn, not where they start:
+    from a plain --init its 768 rows become the shared rows (the buckets'
+    differences zero), from a version 3 --init its rows stay the buckets'
+    own; either way zero epochs write the file the unfactorized run writes.
+    One epoch then moves every bucket of a feature together."""
+    needs_torch()
+    from engine.tools.nnue.network_file import random_network, write_network
+    source = tmp_path / "plain.nnue"
+    write_network(source, random_network(hidden=32, seed=11, buckets=2))
+    common = ("train", str(records_file), "--quiet", "--threads", "1", "--batch-size", "64")
+    files = {}
+    for name, extra in [("split", ("--factorize",)), ("whole", ())]:
+        files[name] = tmp_path / f"{name}.nnue"
+        status, stdout, stderr = vireo_here(capsys, *common, "--epochs", "0", "--init", str(source),
+                                            "--king-buckets", "4", *extra, "--export", str(files[name]))
+        assert status == 0, stderr
+        assert ("4 king buckets (mirrored), factorized" in stdout) == bool(extra)
+    assert files["split"].read_bytes() == files["whole"].read_bytes()
+    again = tmp_path / "again.nnue"
+    status, _, stderr = vireo_here(capsys, *common, "--epochs", "0", "--init", str(files["whole"]),
+                                   "--factorize", "--export", str(again))
+    assert status == 0, stderr
+    assert again.read_bytes() == files["whole"].read_bytes()
+    start = read_network(files["whole"])
+    together = {}
+    for name, extra in [("split", ("--factorize",)), ("whole", ())]:
+        trained = tmp_path / f"{name}-trained.nnue"
+        status, _, stderr = vireo_here(capsys, *common, "--epochs", "1", "--init", str(source),
+                                       "--king-buckets", "4", *extra, "--export", str(trained))
+        assert status == 0, stderr
+        moved = (read_network(trained).feature_weights.astype(int) - start.feature_weights).reshape(4, 768, 32)
+        changed = np.abs(moved).sum(axis=2) > 0          # [bucket, feature]
+        # of the features that moved in some bucket, the share that moved in all four
+        together[name] = changed.all(axis=0).sum() / changed.any(axis=0).sum()
+    # factorized, the shared row carries what every position teaches; plain, a
+    # bucket's rows move only for the positions whose king stands in it
+    assert together["split"] > 0.9 and together["whole"] < 0.8, together      # 0.99 and 0.60

@@ -35,6 +35,10 @@ def add_arguments(parser):
                              "Default none: the plain 768-feature network, or --init's. A plain (or K = 1) "
                              "--init starts every bucket from its 768 feature rows: a starting point, not "
                              "the same evaluations, since the mirroring changes what a king on e-h sees")
+    parser.add_argument("--factorize", action="store_true",
+                        help="with king buckets: train each feature's rows as one row shared by every "
+                             "bucket plus the bucket's own difference, added together on export (every "
+                             "position teaches the shared rows; a plain --init becomes the shared rows)")
     parser.add_argument("--init", metavar="NET.nnue",
                         help="start from this network file's weights instead of random ones (a new "
                              "generation from the current network); its shape is the run's")
@@ -137,6 +141,8 @@ def _check(args) -> None:
         raise ValueError("--wdl must be in [0, 1]")
     if args.threads is not None and args.threads < 1:
         raise ValueError("--threads must be at least 1")
+    if args.factorize and args.layout is None:
+        raise ValueError("--factorize needs king buckets (--king-buckets K, or a version 3 --init)")
 
 
 def run(args) -> int:
@@ -160,7 +166,7 @@ def run(args) -> int:
     if args.threads:
         torch.set_num_threads(args.threads)
     config = TrainConfig(hidden=args.hidden, activation=ACTIVATIONS[args.activation], buckets=args.output_buckets,
-                         king_buckets=args.layout,
+                         king_buckets=args.layout, factorized=args.factorize,
                          epochs=args.epochs, batch_size=args.batch_size, lr=args.lr, wdl=args.wdl,
                          sigmoid_scale=args.sigmoid_scale, seed=args.seed,
                          mirror=args.mirror, device=device, progress=not args.quiet)
@@ -170,14 +176,14 @@ def run(args) -> int:
         if args.resume:
             trainer.load(args.resume)
         if start is not None:
-            model = with_king_buckets(dequantize(start), args.layout)
+            model = with_king_buckets(dequantize(start), args.layout, args.factorize)
             trainer.start_from(with_output_buckets(model, args.output_buckets).to(device))
     except (DataError, ValueError, OSError, RuntimeError) as exc:
         return _fail(str(exc))
     print(f"{len(dataset.train)} training and {len(dataset.valid)} validation positions; "
           f"{args.hidden}x2 {args.activation} network"
           f"{f', {args.output_buckets} output buckets' if args.output_buckets > 1 else ''}"
-          f"{_king_words(args.layout)} on {device}"
+          f"{_king_words(args.layout)}{', factorized' if args.factorize else ''} on {device}"
           f"{f', starting from {args.init}' if args.init else ''}", flush=True)
     if args.baseline and len(dataset.valid):
         from .baseline import hand_written_loss

@@ -2,7 +2,8 @@
 feature weights and biases times QA, output weights times QB, the output
 bias times QA*QB, rounded to the nearest integer. The weight clipping of
 model.py keeps every value inside its integer type. A model with king
-buckets writes its map too (a version 3 file).
+buckets writes its map too (a version 3 file); a factorized one writes each
+bucket's rows with the shared rows added (the core never sees the split).
 
 And back (`dequantize`): a network file as the float network whose
 quantization it is, so that a new generation can start from the current
@@ -26,7 +27,7 @@ def quantize(model: PerspectiveNet, qa: int = DEFAULT_QA, qb: int = DEFAULT_QB,
              scale: int = DEFAULT_SCALE) -> Network:
     net = Network(
         hidden=model.hidden, activation=model.activation, qa=qa, qb=qb, scale=scale,
-        feature_weights=_quantize(model.features.weight[:model.inputs], qa, np.int16),
+        feature_weights=_quantize(model.feature_rows(), qa, np.int16),     # shared rows folded in
         feature_bias=_quantize(model.feature_bias, qa, np.int16),
         output_weights=_quantize(model.output.weight, qb, np.int16),       # [B, 2H]
         output_bias=_quantize(model.output.bias, qa * qb, np.int32),        # [B]

@@ -34,6 +34,7 @@ class TrainConfig:
     # king buckets (network file version 3): None = the plain 768 features, a count K
     # (network_file.king_bucket_layout(K)) or a u8[64] map; checkpoints keep the map
     king_buckets: Union[None, int, Sequence[int]] = None
+    factorized: bool = False         # king buckets as shared rows + each bucket's difference (model.py)
     epochs: int = 10
     batch_size: int = 16384
     lr: float = 1e-3
@@ -67,8 +68,8 @@ class Trainer:
     def __post_init__(self):
         torch.manual_seed(self.config.seed)
         self.layout = as_layout(self.config.king_buckets)       # u8[64] or None
-        self.model = PerspectiveNet(self.config.hidden, self.config.activation,
-                                    self.config.buckets, self.layout).to(self.config.device)
+        self.model = PerspectiveNet(self.config.hidden, self.config.activation, self.config.buckets,
+                                    self.layout, self.config.factorized).to(self.config.device)
         self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=self.config.lr,
                                            weight_decay=self.config.weight_decay)
         self.steps_per_epoch = math.ceil(len(self.dataset.train) / self.config.batch_size)
@@ -111,6 +112,9 @@ class Trainer:
         if not same_layout(model.king_buckets, self.layout):
             raise ValueError(f"the network has {describe_layout(model.king_buckets)}, "
                              f"this run {describe_layout(self.layout)}" + self._same_count(model.king_buckets))
+        if model.factorized != self.config.factorized:
+            raise ValueError(f"the network is {_factorized_words(model.factorized)}, "
+                             f"this run {_factorized_words(self.config.factorized)}")
         self.model.load_state_dict(model.state_dict())
 
     def _same_count(self, other) -> str:
@@ -171,8 +175,16 @@ class Trainer:
         if not same_layout(saved_layout, self.layout):
             raise ValueError(f"checkpoint {path} has {describe_layout(saved_layout)}, "
                              f"this run {describe_layout(self.layout)}" + self._same_count(saved_layout))
+        factorized = saved.get("factorized", False)     # checkpoints older than factorizing were not
+        if factorized != self.config.factorized:
+            raise ValueError(f"checkpoint {path} is {_factorized_words(factorized)}, "
+                             f"this run {_factorized_words(self.config.factorized)}")
         self.config.seed = saved["seed"]     # the rest of the run shuffles as the run would have
         self.model.load_state_dict(state["model"])
         self.optimizer.load_state_dict(state["optimizer"])
         self.epoch = state["epoch"]
         self.history = [EpochReport(**r) for r in state["history"]]
+
+
+def _factorized_words(factorized: bool) -> str:
+    return "factorized" if factorized else "not factorized"
