@@ -172,9 +172,6 @@ def factorize(model: PerspectiveNet) -> PerspectiveNet:
     if model.factorized:
         return model
     split = PerspectiveNet(model.hidden, model.activation, model.buckets, model.king_buckets, factorized=True)
-    with torch.no_grad():
-        split.features.weight.copy_(model.features.weight)
-        split.feature_bias.copy_(model.feature_bias)
-        split.output.weight.copy_(model.output.weight)
-        split.output.bias.copy_(model.output.bias)
+    missing, _ = split.load_state_dict(model.state_dict(), strict=False)
+    assert missing == ["factor.weight"]      # the shared rows alone, left at zero
     return split.to(model.feature_bias.device)
