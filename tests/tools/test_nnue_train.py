@@ -405,6 +405,37 @@ def test_init_spreads_a_one_bucket_network_into_output_buckets(records_file, tmp
     assert clash.returncode == 2 and "--output-buckets 4, but --init" in clash.stderr
 
 
+def test_init_widens_a_network_into_more_neurons(records_file, tmp_path, data_fens):
+    """`--init NET --hidden H2` with H2 above NET's keeps NET's neurons and adds
+    new ones whose output weights are zero: the exported file evaluates
+    exactly as NET does, and training then moves the new neurons too."""
+    needs_torch()
+    from engine.tools.nnue.network_file import random_network, write_network
+    source_net = random_network(hidden=32, seed=9, buckets=2)
+    source = tmp_path / "narrow.nnue"
+    write_network(source, source_net)
+    out = tmp_path / "wide.nnue"
+    result = vireo("train", str(records_file), "--init", str(source), "--hidden", "48",
+                   "--epochs", "0", "--quiet", "--export", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "48x2 screlu network, 2 output buckets" in result.stdout
+    wide = read_network(out)
+    assert (wide.hidden, wide.buckets) == (48, 2)
+    assert np.array_equal(wide.feature_weights[:, :32], source_net.feature_weights)
+    assert np.array_equal(wide.feature_bias[:32], source_net.feature_bias)
+    assert np.array_equal(wide.output_weights[:, :32], source_net.output_weights[:, :32])
+    assert np.array_equal(wide.output_weights[:, 48:80], source_net.output_weights[:, 32:])
+    assert not wide.output_weights[:, 32:48].any() and not wide.output_weights[:, 80:].any()
+    assert wide.feature_weights[:, 32:].any()       # the new neurons have features to learn from
+    boards = [chess.Board(fen) for fen in data_fens[:40]]
+    assert [reference_eval(wide, b) for b in boards] == [reference_eval(source_net, b) for b in boards]
+    trained = tmp_path / "trained.nnue"
+    result = vireo("train", str(records_file), "--init", str(source), "--hidden", "48",
+                   "--epochs", "2", "--batch-size", "256", "--lr", "0.003", "--quiet", "--export", str(trained))
+    assert result.returncode == 0, result.stderr
+    assert read_network(trained).output_weights[:, 32:48].any()
+
+
 def vireo_here(capsys, *args):
     """`vireo ARGS` run in this process (no PyTorch import per call): (status, stdout, stderr)."""
     from engine.__main__ import main

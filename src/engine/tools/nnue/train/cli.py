@@ -21,7 +21,8 @@ def add_arguments(parser):
     parser.add_argument("--export", metavar="OUT.nnue", help="write the quantized network the core loads")
     parser.add_argument("--hidden", type=int,
                         help="accumulator neurons per side (default 128, or --init's: a multiple of 16; "
-                             "cheap to update in the search, and enough for a first data set)")
+                             "cheap to update in the search, and enough for a first data set). More than "
+                             "--init's widens it: its neurons kept, the new ones with output weights of zero")
     parser.add_argument("--activation", choices=sorted(ACTIVATIONS),
                         help="clipped activation (default screlu, or --init's)")
     parser.add_argument("--output-buckets", type=int, metavar="B",
@@ -118,6 +119,8 @@ def _shape(args):
             given = getattr(args, key)
             if key == "output_buckets" and value == 1 and given is not None:
                 continue        # a one-bucket network spreads into any number (model.with_output_buckets)
+            if key == "hidden" and given is not None and given > value:
+                continue        # a network widens into more neurons (model.with_hidden)
             if given is not None and given != value:
                 option = "--" + key.replace("_", "-")
                 raise ValueError(f"{option} {given}, but --init {args.init} has {value}")
@@ -158,7 +161,7 @@ def run(args) -> int:
     from .data import DataError, Dataset
     from .export import dequantize, export, worst_case_output_sum
     from .loop import TrainConfig, Trainer
-    from .model import with_king_buckets, with_output_buckets
+    from .model import with_hidden, with_king_buckets, with_output_buckets
 
     device = ("cuda" if torch.cuda.is_available() else "cpu") if args.device == "auto" else args.device
     if device.startswith("cuda") and not torch.cuda.is_available():
@@ -176,7 +179,8 @@ def run(args) -> int:
         if args.resume:
             trainer.load(args.resume)
         if start is not None:
-            model = with_king_buckets(dequantize(start), args.layout, args.factorize)
+            model = with_hidden(dequantize(start), args.hidden, args.seed)
+            model = with_king_buckets(model, args.layout, args.factorize)
             trainer.start_from(with_output_buckets(model, args.output_buckets).to(device))
     except (DataError, ValueError, OSError, RuntimeError) as exc:
         return _fail(str(exc))
