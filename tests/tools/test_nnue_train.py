@@ -379,18 +379,25 @@ def test_init_starts_from_the_network_file(records_file, tmp_path):
     assert both.returncode == 2 and "give one" in both.stderr
 
 
+def export_grown(records_file, tmp_path, source_net, *options):
+    """`vireo train --init SOURCE OPTIONS --epochs 0 --export OUT` with
+    source_net written to SOURCE: (the run, SOURCE, OUT)."""
+    from engine.tools.nnue.network_file import write_network
+    source, out = tmp_path / "source-grown.nnue", tmp_path / "grown.nnue"
+    write_network(source, source_net)
+    result = vireo("train", str(records_file), "--init", str(source), *options,
+                   "--epochs", "0", "--quiet", "--export", str(out))
+    return result, source, out
+
+
 def test_init_spreads_a_one_bucket_network_into_output_buckets(records_file, tmp_path, data_fens):
     """`--init NET --output-buckets B` with a one-bucket NET starts every bucket
     from NET's output layer: the exported file evaluates exactly as NET does.
     A network that already has buckets keeps its own number."""
     needs_torch()
-    from engine.tools.nnue.network_file import random_network, write_network
+    from engine.tools.nnue.network_file import random_network
     source_net = random_network(hidden=32, seed=8)
-    source = tmp_path / "one.nnue"
-    write_network(source, source_net)
-    out = tmp_path / "eight.nnue"
-    result = vireo("train", str(records_file), "--init", str(source), "--output-buckets", "8",
-                   "--epochs", "0", "--quiet", "--export", str(out))
+    result, source, out = export_grown(records_file, tmp_path, source_net, "--output-buckets", "8")
     assert result.returncode == 0, result.stderr
     assert "8 output buckets" in result.stdout
     grown = read_network(out)
@@ -410,13 +417,9 @@ def test_init_widens_a_network_into_more_neurons(records_file, tmp_path, data_fe
     new ones whose output weights are zero: the exported file evaluates
     exactly as NET does, and training then moves the new neurons too."""
     needs_torch()
-    from engine.tools.nnue.network_file import random_network, write_network
+    from engine.tools.nnue.network_file import random_network
     source_net = random_network(hidden=32, seed=9, buckets=2)
-    source = tmp_path / "narrow.nnue"
-    write_network(source, source_net)
-    out = tmp_path / "wide.nnue"
-    result = vireo("train", str(records_file), "--init", str(source), "--hidden", "48",
-                   "--epochs", "0", "--quiet", "--export", str(out))
+    result, source, out = export_grown(records_file, tmp_path, source_net, "--hidden", "48")
     assert result.returncode == 0, result.stderr
     assert "48x2 screlu network, 2 output buckets" in result.stdout
     wide = read_network(out)

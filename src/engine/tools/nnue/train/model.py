@@ -131,8 +131,8 @@ def with_output_buckets(model: PerspectiveNet, buckets: int) -> PerspectiveNet:
 
 def with_hidden(model: PerspectiveNet, hidden: int, seed: int = 0) -> PerspectiveNet:
     """A network as a wider one that computes the same output: its H
-    accumulator neurons kept, the new ones given random feature weights and
-    biases (the distribution a new network starts from) and output weights
+    accumulator neurons kept, the new ones as a new network of this seed
+    starts them (random feature weights and biases) but with output weights
     of zero, so they change nothing until training gives them a use
     (`vireo train --init NET --hidden H2`; net2net's widening, Chen et al.
     2015). Each new neuron's output weights get gradients from the start
@@ -141,18 +141,15 @@ def with_hidden(model: PerspectiveNet, hidden: int, seed: int = 0) -> Perspectiv
         return model
     if hidden < model.hidden:
         raise ValueError(f"a network of {model.hidden} neurons cannot shrink to {hidden}")
-    grown = PerspectiveNet(hidden, model.activation, model.buckets, model.king_buckets, model.factorized)
-    old, new = model.hidden, hidden - model.hidden
-    rng = torch.Generator().manual_seed(seed)
+    with torch.random.fork_rng(devices=[]):     # the trainer's own random stream stays untouched
+        torch.manual_seed(seed)
+        grown = PerspectiveNet(hidden, model.activation, model.buckets, model.king_buckets, model.factorized)
+    old = model.hidden
     with torch.no_grad():
         grown.features.weight[:, :old] = model.features.weight
-        grown.features.weight[:, old:] = torch.randn(grown.features.weight.shape[0], new, generator=rng) * 0.05
-        grown.features.weight[grown.pad].zero_()
         grown.feature_bias[:old] = model.feature_bias
-        grown.feature_bias[old:] = torch.rand(new, generator=rng) * 0.3
         if model.factorized:
-            grown.factor.weight[:, :old] = model.factor.weight
-            grown.factor.weight[:, old:] = 0.0
+            grown.factor.weight[:, :old] = model.factor.weight      # new columns start at zero
         # output row: [us 0..H-1, them 0..H-1] -> [us old, us new, them old, them new]
         grown.output.weight.zero_()
         grown.output.weight[:, :old] = model.output.weight[:, :old]
