@@ -16,7 +16,7 @@ from engine.uci import bench
 from engine._core import Position, Search
 from conftest import REPO
 
-BENCH_SIGNATURE = 3233695
+BENCH_SIGNATURE = 2948976
 CLASSICAL_SIGNATURE = 3929905
 
 SRC = str(REPO / "src")
