@@ -12,7 +12,9 @@ from analyse_games import ALREADY_LOST, HUNG_QUEEN, MISSED_MATE
 from engine.__main__ import main
 from engine.tools.analyse.judgement import BLUNDER
 
-DEPTH = "6"
+# Depth 10, not less: at depth 6 generation 12 swings 0.6 pawns on 3. Nc3 of the
+# hung-queen game and marks it ?!, a depth artefact that the test is not about.
+DEPTH = "10"
 
 
 def games_of(text):
