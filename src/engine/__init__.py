@@ -1,4 +1,8 @@
-"""Vireo: a UCI chess engine whose core is compiled from Cython."""
+"""Vireo: a UCI chess engine whose core is compiled from Cython.
+
+`from engine.api import Engine` gives the engine in-process, in python-chess's
+types (docs/python-api.md).
+"""
 
 ENGINE_NAME = "Vireo"
 ENGINE_AUTHOR = "the Vireo developers"

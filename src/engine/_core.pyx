@@ -22,6 +22,7 @@ include "core/correction.pxi"    # the static evaluation's learned error per paw
 include "core/search.pxi"        # iterative deepening, PVS, quiescence, pruning
 include "core/position_api.pxi"  # the Python-facing Position class
 include "core/search_api.pxi"    # the Python-facing Search class
+include "core/batch_eval.pxi"    # the static evaluation of many positions, without the GIL
 include "core/nnue/speed.pxi"       # the NNUE kernels timed alone (benchmarks/nnue_speed.py)
 
 init_bitboards()

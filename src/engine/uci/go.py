@@ -86,6 +86,25 @@ class GameState:
             return chess.Board(self.position.fen(shredder=chess960), chess960=chess960)
 
 
+def push_move(position, move: str) -> bool:
+    """Play one UCI move (or "0000", a null move) on a core Position; False
+    when it is illegal or malformed, the Position then unchanged."""
+    try:
+        if move == "0000":  # a null move, as python-chess sends for a pass
+            position.push_null()
+        else:
+            position.push(move)
+        return True
+    except ValueError:
+        if move == "0000" or not position.is_legal(move):
+            return False
+        # Legal, but the history is full (a game of thousands of moves):
+        # restart the history from the current position and go on.
+        position.set_fen(position.fen())
+        position.push(move)
+        return True
+
+
 class GoTask:
     def __init__(self, *, search, game: GameState, go: GoCommand, settings: GoSettings,
                  out: Output, runner: SearchRunner, allocate, books, tablebases,

@@ -25,7 +25,7 @@ from .. import ENGINE_AUTHOR, ENGINE_NAME, __version__
 from ..book.probe import DEFAULT_BOOK_PATH
 from . import strength
 from .commands import ExtraCommands
-from .go import GameState, GoSettings, GoTask
+from .go import GameState, GoSettings, GoTask, push_move
 from .lag import LagMeter
 from .options import OptionError, OptionTable, build_option_table, parse_setoption
 from .output import Output
@@ -213,7 +213,7 @@ class UciEngine:
             self.say(f"bad FEN: {_echo(str(exc))}; position unchanged")
             return
         for number, move in enumerate(moves, 1):
-            if not self._push(position, move):
+            if not push_move(position, move):
                 # a refused move leaves the Position as it was: its FEN is the one before the move
                 # (not computed for every move: at 350 plies that was 1.5 ms of each `position`)
                 self.say(f"position: move {number} {_echo(move)!r} is illegal or malformed "
@@ -221,23 +221,6 @@ class UciEngine:
                 return
         self.game = GameState(position, fen, list(moves))
         self.position_given = True
-
-    def _push(self, position, move: str) -> bool:
-        """Play one move on a Position; False when it is illegal or malformed."""
-        try:
-            if move == "0000":  # a null move, as python-chess sends for a pass
-                position.push_null()
-            else:
-                position.push(move)
-            return True
-        except ValueError:
-            if move == "0000" or not position.is_legal(move):
-                return False
-            # Legal, but the history is full (a game of thousands of moves):
-            # restart the history from the current position and go on.
-            position.set_fen(position.fen())
-            position.push(move)
-            return True
 
     def cmd_go(self, args, line):
         received = time.monotonic()
