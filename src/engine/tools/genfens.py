@@ -28,9 +28,9 @@ import sys
 from typing import Dict, Iterator, List
 
 import chess
+import chess.engine
 import chess.pgn
 
-from .nnue.datagen.game import search_score
 from .nnue.datagen.starts import StartSettings, StartsError, read_openings, start_board
 
 DEFAULTS = {"plies": 8, "maxscore": 300, "nodes": 2000}
@@ -76,10 +76,8 @@ def _integer(name: str, text: str, low: int, high: int) -> int:
     return value
 
 
-def generate(request: Dict, search) -> Iterator[str]:
-    """FENs of request['count'] undecided starts; search: an engine._core.Search."""
-    from engine._core import Position
-
+def generate(request: Dict, engine) -> Iterator[str]:
+    """FENs of request['count'] undecided starts; engine: an engine.api.Engine."""
     openings = tuple(book_positions(request["book"])) if request["book"] else ()
     settings = StartSettings(openings=openings, random_plies=request["plies"],
                              opening_random_plies=min(request["plies"], StartSettings.opening_random_plies))
@@ -90,7 +88,7 @@ def generate(request: Dict, search) -> Iterator[str]:
             board = start_board(settings, rng)
             if board is None or board.fen() in seen:
                 continue
-            if _undecided(board, search, request, Position):
+            if _undecided(board, engine, request):
                 seen.add(board.fen())
                 yield board.fen()
                 break
@@ -118,27 +116,23 @@ def book_positions(path: str) -> List[str]:
     return fens
 
 
-def _undecided(board: chess.Board, search, request: Dict, position_class) -> bool:
-    search.clear_hash()   # the verdict on a position must not depend on the ones before it
-    infos: list = []
-    search.go(position_class(board.fen(), chess960=board.chess960), {"nodes": request["nodes"]},
-              infos.append)
-    if not any("score" in i for i in infos):
+def _undecided(board: chess.Board, engine, request: Dict) -> bool:
+    """Whether a short search scores the start within maxscore (not a mate);
+    a start with no legal move never is. The search sees the start without
+    the random moves that led to it, as a game from it will."""
+    if not any(board.legal_moves):
         return False
-    kind, value = search_score(infos)
-    return kind == "cp" and abs(value) <= request["maxscore"]
+    engine.clear_hash()   # the verdict on a position must not depend on the ones before it
+    start = chess.Board(board.fen(), chess960=board.chess960)
+    score = engine.analyse(start, chess.engine.Limit(nodes=request["nodes"]))["score"].relative
+    return not score.is_mate() and abs(score.score()) <= request["maxscore"]
 
 
-def make_search():
-    """A search that evaluates as the engine does by default (the shipped network)."""
-    from engine import _core
-    from engine.uci.network import SHIPPED_NETWORK
+def make_engine():
+    """Vireo as it evaluates by default (the shipped network), book off."""
+    from engine.api import Engine
 
-    search = _core.Search()
-    search.set_hash(16)
-    _core.load_network(str(SHIPPED_NETWORK))
-    search.set_option("use_nnue", True)
-    return search
+    return Engine(Hash=16, OwnBook=False)
 
 
 def say(text: str) -> None:
@@ -150,8 +144,9 @@ def say(text: str) -> None:
 def run(args) -> int:
     try:
         request = parse_request(list(args.words))
-        for fen in generate(request, make_search()):
-            say(f"info string genfens {fen}")
+        with make_engine() as engine:
+            for fen in generate(request, engine):
+                say(f"info string genfens {fen}")
     except (ValueError, MemoryError) as exc:   # GenfensError, StartsError, a network that cannot load
         say(f"info string genfens: error: {exc}")
         return 2
