@@ -162,3 +162,17 @@ def test_the_book_answers_play_but_never_analyse():
         assert engine._main.sink.messages and "book move" in engine._main.sink.messages[0]
         engine.analyse(board, chess.engine.Limit(depth=2))
         assert not any("book move" in m for m in engine._main.sink.messages)
+
+
+def test_ctrl_c_stops_a_long_analysis_and_the_engine_serves_on(vireo):
+    import _thread
+    import threading
+    import time
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        vireo.analyse(chess.Board(KIWIPETE), chess.engine.Limit(time=30))
+    timer.cancel()
+    assert time.monotonic() - started < 5
+    assert vireo.analyse(chess.Board(), chess.engine.Limit(depth=3))["depth"] == 3

@@ -66,3 +66,19 @@ def test_the_move_stack_counts_for_repetitions_as_over_uci(over_uci):
     assert with_history["score"].relative == chess.engine.Cp(0)
     assert bare["score"].relative.score() < -500          # without its history: lost
     _compare(at_nodes, over_uci.analyse(board, chess.engine.Limit(nodes=NODES), game=object()))
+
+
+def test_syzygy_tables_answer_as_over_uci(over_uci):
+    from conftest import shared_data
+    tables = str(shared_data("syzygy"))
+    board = chess.Board("8/8/8/4k3/8/8/3RK3/8 w - - 0 1")      # KRvK: a tablebase win
+    with Engine(SyzygyPath=tables) as engine:
+        engine.clear_hash()
+        ours = engine.analyse(board, chess.engine.Limit(nodes=NODES))
+    over_uci.configure({"SyzygyPath": tables})
+    try:
+        theirs = over_uci.analyse(board, chess.engine.Limit(nodes=NODES), game=object())
+    finally:
+        over_uci.configure({"SyzygyPath": ""})
+    assert ours["score"] == theirs["score"] and ours["pv"][0] == theirs["pv"][0]
+    assert ours["tbhits"] > 0 and ours["score"].relative.score() > 19000     # cp 20000 minus plies: a TB win

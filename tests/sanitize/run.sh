@@ -109,8 +109,12 @@ run_kind() {
         # the test that checks which path a build took), king buckets and the
         # refresh table included.
         step env ENGINE_PORTABLE=1 "$python" -m pytest -q -p no:cacheprovider tests/core/test_nnue_inference.py \
-             tests/core/test_nnue_incremental.py tests/core/test_nnue_simd.py tests/core/test_nnue_file.py
+             tests/core/test_nnue_incremental.py tests/core/test_nnue_simd.py tests/core/test_nnue_file.py \
+             tests/api/test_evaluate_many.py
     fi
+    # engine.api: several core Searches in threads of one process (analyse_many),
+    # the C FEN reader on damaged FENs (evaluate_many), Ctrl-C mid-search.
+    step "$python" -m pytest -q -p no:cacheprovider tests/api/test_analyse_many.py
     step "$python" tests/uci_stress_dialogue.py --games $dialogue_games --plies $plies --max-threads 4 \
          ${syzygy:+--syzygy "$syzygy"}
     local engine_words=(cmd="$python -m engine" option.Threads=4 option.Hash=32 option.OwnBook=false
