@@ -68,8 +68,13 @@ def stage_sources(stage: Path, evalfile: str) -> None:
 
 
 def _ignore_build_outputs(folder, names):
-    return [n for n in names if n.endswith(SKIPPED_SUFFIXES) or n in SKIPPED_FOLDERS
-            or n.endswith(".egg-info")]
+    # A .c beside a .pyx of its name is Cython's output; engine/_cpu.c is a source.
+    return [n for n in names if (n.endswith(SKIPPED_SUFFIXES) and not _c_source(folder, n))
+            or n in SKIPPED_FOLDERS or n.endswith(".egg-info")]
+
+
+def _c_source(folder, name: str) -> bool:
+    return name.endswith(".c") and not (Path(folder) / (name[:-2] + ".pyx")).exists()
 
 
 def source_key(stage: Path, cc: str) -> str:

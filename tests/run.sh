@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # The whole test suite from a fresh machine with only Python and apt:
 # installs the Debian reference engines the end-to-end tests play against and
-# Chromium for the HTML report test (when run as root and they are missing),
+# Chromium for the HTML report test and qemu-user for the wheel's older-CPU
+# test (when run as root and they are missing),
 # sets up what the GUI tests need (tests/gui/setup.sh), builds and installs
 # Vireo with its test and train extras (the train extra is the CPU build of
 # PyTorch the NNUE trainer tests use), then runs pytest. Arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages="stockfish fairymax phalanx polyglot chromium fonts-liberation"
+packages="stockfish fairymax phalanx polyglot chromium fonts-liberation qemu-user"
 missing=""
 for p in $packages; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -27,18 +27,46 @@ SUBCOMMANDS = {
 }
 
 
-def build_parser():
+class VersionAction(argparse.Action):
+    """`vireo --version`: the version and which native core runs (engine/cpu.py)."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, help="print the version and the native core in use")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(version_line())
+        parser.exit()
+
+
+def version_line() -> str:
+    from . import ENGINE_NAME, __version__
+    try:
+        from . import _core, cpu
+    except ImportError as exc:
+        return f"{ENGINE_NAME} {__version__} (native core not built: {exc})"
+    level = cpu.cpu_level()
+    machine = f"; this CPU: {cpu.LEVELS[level - 1]}" if level else ""
+    return f"{ENGINE_NAME} {__version__} (core: {cpu.describe(_core)}{machine})"
+
+
+def build_parser(command=None):
+    """The parser; only `command`'s module is imported (for its arguments), so
+    a tool that cannot load, or that imports numpy on a CPU numpy refuses,
+    never touches the others."""
     parser = argparse.ArgumentParser(
         prog="vireo",
         description="Vireo chess engine. Without a subcommand it speaks UCI on stdin/stdout.",
     )
+    parser.add_argument("--version", action=VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in SUBCOMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
         p.set_defaults(_module=module)
+        if name != command:
+            continue
         try:
             importlib.import_module(module).add_arguments(p)
-        except ImportError as exc:  # a tool that is missing must not break the rest
+        except Exception as exc:  # a missing package, or one that refuses this CPU
             p.set_defaults(_import_error=str(exc))
     return parser
 
@@ -72,10 +100,10 @@ def main(argv=None):
         argv = ["uci"]
     if is_command_lines(argv):
         return run_command_lines(argv)
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    command = next((word for word in argv if not word.startswith("-")), None)
+    args = build_parser(command).parse_args(argv)
     if args.command is None:
-        args = parser.parse_args(["uci"])
+        args = build_parser("uci").parse_args(["uci"])
     if getattr(args, "_import_error", None):
         print(f"vireo {args.command}: unavailable ({args._import_error})", file=sys.stderr)
         return 2

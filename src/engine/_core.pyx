@@ -24,6 +24,7 @@ include "core/position_api.pxi"  # the Python-facing Position class
 include "core/search_api.pxi"    # the Python-facing Search class
 include "core/batch_eval.pxi"    # the static evaluation of many positions, without the GIL
 include "core/nnue/speed.pxi"       # the NNUE kernels timed alone (benchmarks/nnue_speed.py)
+include "core/build_info.pxi"       # how this core was compiled (engine/cpu.py)
 
 init_bitboards()
 init_zobrist()

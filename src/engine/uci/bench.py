@@ -18,6 +18,7 @@ import time
 
 from .. import _core
 from .._core import Position, Search
+from ..cpu import describe
 from .network import SHIPPED_NETWORK
 
 DEFAULT_DEPTH = 13
@@ -155,6 +156,7 @@ def run(args) -> int:
         return 2
     ms = max(1, int(elapsed * 1000))
     print("===========================")
+    print(f"Core: {describe(_core)}")
     print(f"Total time (ms) : {ms}")
     print(f"Nodes searched: {total}")
     print(f"Nodes/second: {total * 1000 // ms}")

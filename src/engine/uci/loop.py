@@ -22,6 +22,7 @@ import traceback
 from typing import BinaryIO, Callable, Dict, Optional
 
 from .. import ENGINE_AUTHOR, ENGINE_NAME, __version__
+from ..cpu import describe
 from ..book.probe import DEFAULT_BOOK_PATH
 from . import strength
 from .commands import ExtraCommands
@@ -171,6 +172,7 @@ class UciEngine:
         self.out.send(f"id author {ENGINE_AUTHOR}")
         for declaration in self.options.declarations():
             self.out.send(declaration)
+        self.say(f"core {describe(self.core)}")   # which native core runs, as Stockfish names its build
         self.out.send("uciok")
 
     def cmd_isready(self, args, line):
