@@ -30,7 +30,6 @@ def test_a_native_build_on_an_avx2_machine_uses_simd():
     plain loops unseen (every other test would still pass); a core of the
     dispatched wheel takes its level's path."""
     flags, level = cpu_flags(), _core.build_info()["level"]
-    expected = "plain"
     if os.environ.get("ENGINE_SIMD") == "0" or level == "portable":
         expected = "plain"
     elif level == "native":

@@ -19,7 +19,7 @@ import chess.engine
 import numpy as np
 
 from .. import ENGINE_AUTHOR, ENGINE_NAME, __version__
-from ..uci.loop import _memory_limit_mb
+from ..uci.loop import memory_limit_mb
 from ..uci.network import resolve_network_path
 from ..uci.resources import BookSlot
 from . import parallel, static_eval
@@ -103,7 +103,7 @@ class Engine:
             self.clear_hash()
             return
         if name == "Hash":
-            limit = _memory_limit_mb()
+            limit = memory_limit_mb()
             if limit is not None and value > limit:
                 raise ValueError(f"Hash {value} MB is more than this machine can spare ({limit} MB)")
             try:

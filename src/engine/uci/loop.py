@@ -345,7 +345,7 @@ class UciEngine:
             self.core.set_tunable(name, self.options[name])
 
     def _set_hash(self, old: int, new: int) -> None:
-        limit = _memory_limit_mb()
+        limit = memory_limit_mb()
         if limit is not None and new > limit:
             self.options.find("Hash").value = old
             self.say(f"Hash {new} MB is more than this machine can spare ({limit} MB); kept {old}")
@@ -357,7 +357,7 @@ class UciEngine:
             self.say(f"Hash {new} MB could not be allocated ({type(exc).__name__}: {exc}); kept {old}")
 
 
-def _memory_limit_mb() -> Optional[int]:
+def memory_limit_mb() -> Optional[int]:
     """Three quarters of the physical memory: more would swap or be killed."""
     try:
         return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") * 0.75) >> 20
