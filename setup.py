@@ -12,8 +12,10 @@ Both have engine._cpu, a small C module compiled for the baseline x86-64
 that asks the CPU its level.
 
 Environment toggles:
-  ENGINE_DISPATCH=1  the dispatch build from a checkout too; =0 the one-core
-                     build from an sdist too
+  ENGINE_DISPATCH=1  the dispatch build from a checkout too (for a wheel or a
+                     non-editable install: the dispatcher is written into the
+                     build, not the source tree); =0 the one-core build from
+                     an sdist too
   ENGINE_DEBUG=1     bounds checks and internal assertions on, -O1 -g
   ENGINE_ANNOTATE=1  write the cython -a HTML annotation beside the .pyx
   ENGINE_PORTABLE=1  no -march=native (one core that runs on any x86-64; the
@@ -46,7 +48,7 @@ X86_64 = platform.machine().lower() in ("x86_64", "amd64")
 FROM_SDIST = (HERE / "PKG-INFO").exists()
 DISPATCH = os.environ.get("ENGINE_DISPATCH", "1" if FROM_SDIST else "0") == "1" and X86_64 \
     and not (PORTABLE or DEBUG or SANITIZE)
-# The cores of the dispatch build: level name -> -march value (GCC 11+, clang 12+).
+# The cores of the dispatch build, by their -march value (GCC 11+, clang 12+).
 LEVELS = ("x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4")
 
 directives = {
