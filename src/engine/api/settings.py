@@ -13,10 +13,6 @@ from ..uci import strength
 from ..uci.go import GoSettings
 from ..uci.options import OptionError, OptionTable, build_option_table
 
-# Options with a meaning over a pipe only: accepted (code written for
-# chess.engine may set them) and ignored here.
-PIPE_ONLY = ("Ponder",)
-
 
 def option_table() -> OptionTable:
     return build_option_table(elo_min=strength.ELO_MIN, elo_max=strength.ELO_MAX,
