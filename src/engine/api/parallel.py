@@ -21,7 +21,7 @@ from tqdm import tqdm
 
 from ..uci.go import GoSettings
 from ..uci.parse import GoCommand
-from .inputs import check_board, go_command, item_state
+from .inputs import go_command, item_state
 from .results import analysis_lines
 from .searcher import WAIT_S, Searcher
 
@@ -52,9 +52,7 @@ def checked_jobs(core, positions, limit, *, chess960: bool) -> List[Job]:
     for number, (item, one_limit) in enumerate(zip(items, limits)):
         try:
             go = go_command(one_limit)
-            if not isinstance(item, str):
-                check_board(item)
-            state = item_state(core, item, chess960)
+            state = item_state(core, item, chess960)     # checks a board's type and variant too
             if not state.position.legal_moves():
                 raise ValueError("the game is over: " + ("checkmate" if state.position.in_check() else "stalemate"))
         except ValueError as exc:
