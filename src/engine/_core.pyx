@@ -19,6 +19,7 @@ include "core/nnue/infer.pxi"       # the integer output layer; eval_for_search 
 include "core/tt.pxi"            # transposition table
 include "core/movepick.pxi"      # staged move ordering, SEE
 include "core/correction.pxi"    # the static evaluation's learned error per pawn structure
+include "core/time_scale.pxi"    # the soft time limit scaled by how settled the search is
 include "core/search.pxi"        # iterative deepening, PVS, quiescence, pruning
 include "core/position_api.pxi"  # the Python-facing Position class
 include "core/search_api.pxi"    # the Python-facing Search class

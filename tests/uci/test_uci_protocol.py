@@ -296,12 +296,26 @@ def test_clock_gives_soft_and_hard_limits_below_the_remaining_time(uci):
     uci.send("go wtime 300 btime 9000 movestogo 1")
     uci.expect("bestmove")
     assert uci.search.calls[-1]["hard_ms"] < 300 - 20
-    # the fake search's own overshoot is measured lag, kept back like Move Overhead
+    # at movetime only the measured lag (the fake search's own overshoot) is kept
+    # back, not Move Overhead (20): the search gets the time it was given
     lag = uci.engine.lag.reserve_ms()
     uci.send("go movetime 100")
     uci.expect("bestmove")
-    budget = 100 - min(20 + lag, 50)
+    budget = 100 - min(lag, 50)
     assert budget - 5 <= uci.search.calls[-1]["soft_ms"] == uci.search.calls[-1]["hard_ms"] <= budget
+
+
+def test_movetime_keeps_no_move_overhead_back(uci):
+    uci.send("position startpos")
+    budgets = []
+    for overhead in (0, 100):
+        uci.send(f"setoption name Move Overhead value {overhead}")
+        uci.engine.lag.estimate = 0.0           # no lag measured: only Move Overhead could count
+        uci.send("go movetime 200")
+        uci.expect("bestmove")
+        budgets.append(uci.search.calls[-1]["hard_ms"])
+    # equal but for the few ms between reading `go` and planning (spent_ms)
+    assert min(budgets) >= 190 and abs(budgets[0] - budgets[1]) <= 5, budgets
 
 
 class DeafSearch(FakeSearch):

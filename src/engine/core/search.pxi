@@ -128,6 +128,7 @@ cdef struct RootMove:
     int prev_score          # last completed iteration
     int seldepth
     int pv_len
+    u64 nodes               # searched under this move, all iterations (the time manager's node share)
     Move pv[MAX_PLY + 1]
 
 cdef struct SearchShared:
@@ -150,6 +151,8 @@ cdef struct SearchShared:
     int tb_probe_limit
     int currmove_after_ms   # report the root move being searched after this
     int use_nnue            # evaluate with the loaded network (core/nnue/)
+    int last_score          # the main thread's last search result (time_scale.pxi's falling score)
+    int last_score_ply      #   at this game ply; -1 = none (new game)
 
 cdef struct SearchThread:
     Pos pos
@@ -170,6 +173,9 @@ cdef struct SearchThread:
     int tick                # calls until the next clock check (main thread)
     int id                  # 0 = main thread
     int best_move_changes
+    int root_fail_low       # main thread: the iteration in progress failed low at the root
+    int tm_active           # main thread: tscale.percent applies (clock, scaled depth reached)
+    TimeScale tscale        # main thread: the soft limit's scale (time_scale.pxi)
     SearchShared *sh
     Histories hist
     CorrectionHistory corr  # kept across a game's searches, as the histories
@@ -276,17 +282,26 @@ cdef inline bint aborted(SearchThread *t) noexcept nogil:
     return atomic_get_int(&t.sh.stop) != 0
 
 cdef void check_limits(SearchThread *t) noexcept nogil:
-    """Main thread: stop on the node limit or the hard time limit."""
+    """Main thread: stop on the node limit, the hard time limit, or the
+    scaled soft limit inside an iteration that leaves the best move in no
+    doubt (time_scale.pxi)."""
     cdef SearchShared *sh = t.sh
-    cdef int64_t hard
+    cdef int64_t hard, soft, elapsed
     if atomic_get_int(&sh.infinite):
         return
     if sh.node_limit and total_nodes(sh) >= sh.node_limit:
         atomic_set_int(&sh.stop, 1)
         return
     hard = atomic_get_i64(&sh.hard_ms)
-    if hard >= 0 and now_ms() - atomic_get_i64(&sh.time_base) >= hard:
+    elapsed = now_ms() - atomic_get_i64(&sh.time_base)
+    if hard >= 0 and elapsed >= hard:
         atomic_set_int(&sh.stop, 1)
+        return
+    if t.tm_active and t.best_move_changes == 0 and not t.root_fail_low:
+        soft = atomic_get_i64(&sh.soft_ms)
+        if soft >= 0 and (hard < 0 or soft < hard) \
+                and elapsed * 10000 >= soft * t.tscale.percent * TM_INSIDE:
+            atomic_set_int(&sh.stop, 1)
 
 cdef inline bint should_stop(SearchThread *t) noexcept nogil:
     if t.id == 0 and t.root_depth > 1:
@@ -352,6 +367,7 @@ cdef int search(SearchThread *t, SStack *ss, int alpha, int beta, int depth, bin
     cdef int n_quiets = 0, n_captures = 0
     cdef RootMove *rm
     cdef int64_t elapsed
+    cdef u64 root_nodes = 0
 
     # Step 1. At the horizon: quiescence search.
     if depth <= 0:
@@ -616,6 +632,8 @@ cdef int search(SearchThread *t, SStack *ss, int alpha, int beta, int depth, bin
         ss.double_ext = (ss - 1).double_ext + (1 if ext >= 2 else 0)
 
         set_stack_move(t, ss, pos, m)
+        if root:
+            root_nodes = t.nodes
         do_move(pos, m)
         counter_inc(&t.nodes)
 
@@ -647,6 +665,8 @@ cdef int search(SearchThread *t, SStack *ss, int alpha, int beta, int depth, bin
             value = -search(t, ss + 1, -beta, -alpha, new_depth, False)
 
         undo_move(pos, m)
+        if root:
+            t.root[ri - 1].nodes += t.nodes - root_nodes
         if aborted(t):
             return 0
 
@@ -873,14 +893,19 @@ cdef inline bint helper_skips(int id, int depth, int game_ply) noexcept nogil:
 cdef void iterative_deepening(SearchThread *t) noexcept nogil:
     cdef SearchShared *sh = t.sh
     cdef SStack *ss = &t.stack[4]
-    cdef int depth, pv_idx, alpha, beta, delta, score, i, prev, multipv, stable = 0
+    cdef int depth, pv_idx, alpha, beta, delta, score, i, prev, multipv
     cdef int max_depth = MAX_SEARCH_DEPTH
     cdef int game_ply = t.pos.sp
     cdef bint main = t.id == 0
-    cdef Move last_best = MOVE_NONE
     cdef int64_t elapsed, soft, hard
-    cdef int scale, last_score = VALUE_NONE
+    cdef int scale
     multipv = t.multipv if t.multipv < t.root_count else t.root_count
+    if main:
+        t.tm_active = 0
+        t.root_fail_low = 0
+        # the previous search of this game, two plies back: a falling score earns time
+        time_scale_reset(&t.tscale, sh.last_score if sh.last_score_ply >= 0
+                         and sh.last_score_ply + 2 == game_ply else VALUE_NONE)
     for depth in range(1, max_depth + 1):
         if depth > 1 and atomic_get_int(&sh.stop):
             break
@@ -907,6 +932,8 @@ cdef void iterative_deepening(SearchThread *t) noexcept nogil:
                 if aborted(t):
                     break
                 if score <= alpha:
+                    if pv_idx == 0:
+                        t.root_fail_low = 1     # the best move in doubt: no early stop (check_limits)
                     if main and multipv == 1:
                         report_bound(t, depth, score, BOUND_UPPER)
                     beta = (alpha + beta) // 2
@@ -918,6 +945,8 @@ cdef void iterative_deepening(SearchThread *t) noexcept nogil:
                 else:
                     break
                 delta += delta // 2
+            if pv_idx == 0:
+                t.root_fail_low = 0
             sort_root_moves(&t.root[0], pv_idx + 1)
             if aborted(t):
                 break
@@ -926,6 +955,9 @@ cdef void iterative_deepening(SearchThread *t) noexcept nogil:
         t.completed_depth = depth
         if not main:
             continue
+        if t.root[0].score > -VALUE_INF:
+            sh.last_score = t.root[0].score     # for the next search of this game
+            sh.last_score_ply = game_ply
 
         report_iteration(t, depth)
         if atomic_get_int(&sh.infinite):
@@ -941,27 +973,12 @@ cdef void iterative_deepening(SearchThread *t) noexcept nogil:
         hard = atomic_get_i64(&sh.hard_ms)
         # soft >= hard (movetime, as the UCI layer passes it): use it all.
         if soft >= 0 and (hard < 0 or soft < hard):
-            # Soft limit scaled by how settled the search is: a best move
-            # that keeps changing or a falling score earns more time.
-            if t.root[0].move == last_best:
-                stable += 1
-            else:
-                stable = 0
-            last_best = t.root[0].move
-            scale = 100
-            if stable == 0:
-                scale = 140
-            elif stable >= 4:
-                scale = 70
-            elif stable >= 2:
-                scale = 85
-            if t.best_move_changes > 2:
-                scale += 20
-            if last_score != VALUE_NONE and t.root[0].score < last_score - 30:
-                scale += 30
             if t.root_count == 1:
-                scale = 20
-            last_score = t.root[0].score
+                scale = 20              # one legal move: answer at once, keep the time
+            else:
+                scale = time_scale_update(&t.tscale, depth, t.root[0].move, t.root[0].score,
+                                          t.root[0].nodes, t.nodes, t.best_move_changes)
+                t.tm_active = depth >= TM_MIN_DEPTH
             elapsed = now_ms() - atomic_get_i64(&sh.time_base)
             if elapsed * 100 >= soft * scale:
                 break

@@ -165,6 +165,7 @@ cdef class Search:
         self.sh.owner = <void *>self
         self.sh.multipv = 1
         self.sh.currmove_after_ms = CURRMOVE_AFTER_MS
+        self.sh.last_score_ply = -1
         if tt_resize(&self.sh.tt, 16) != 0:
             raise MemoryError("cannot allocate the 16 MB hash table")
         self._hash_mb = 16
@@ -206,6 +207,7 @@ cdef class Search:
         cdef int i
         self._check_idle("clear_hash")
         tt_clear(&self.sh.tt)
+        self.sh.last_score_ply = -1             # a new game: no previous score to fall from
         for i in range(self.nthreads):
             memset(&self.thread_data[i].hist, 0, sizeof(Histories))
             memset(&self.thread_data[i].corr, 0, sizeof(CorrectionHistory))
@@ -429,6 +431,7 @@ cdef class Search:
                 moves[count].score = -VALUE_INF
                 moves[count].prev_score = -VALUE_INF
                 moves[count].seldepth = 0
+                moves[count].nodes = 0
                 moves[count].pv_len = 1
                 moves[count].pv[0] = ml.moves[i]
                 if ml.moves[i] == tt_first and count > 0:
@@ -665,14 +668,21 @@ TUNABLE_NAMES = ("ASP_DELTA", "ASP_MIN_DEPTH", "RAZOR_BASE", "RAZOR_MUL", "RFP_D
                  "PROBCUT_DEPTH", "PROBCUT_MARGIN", "IIR_DEPTH", "LMP_BASE", "FUT_DEPTH", "FUT_BASE",
                  "FUT_MUL", "HIST_PRUNE_DEPTH", "HIST_PRUNE_MUL", "SEE_QUIET_MUL", "SEE_NOISY_MUL",
                  "SE_DEPTH", "SE_TT_DEPTH", "DE_MARGIN", "DE_LIMIT", "LMR_HIST_DIV", "QS_FUT_MARGIN",
-                 "QS_SEE_MARGIN", "HELPER_SKIP", "CHECK_EXT", "CORR_MAX_CP", "CORR_WEIGHT_MAX")
-cdef int *TUNABLE_PTRS[33]
+                 "QS_SEE_MARGIN", "HELPER_SKIP", "CHECK_EXT", "CORR_MAX_CP", "CORR_WEIGHT_MAX",
+                 # time_scale.pxi
+                 "TM_NODE_BASE", "TM_NODE_MUL", "TM_NODE_MIN", "TM_STABLE_BASE", "TM_STABLE_STEP",
+                 "TM_STABLE_MIN", "TM_CHANGE_MUL", "TM_SCORE_BACK", "TM_SCORE_ITER", "TM_SCORE_MOVE",
+                 "TM_SCORE_MIN", "TM_SCORE_MAX", "TM_SCALE_MIN", "TM_SCALE_MAX", "TM_INSIDE", "TM_MIN_DEPTH")
+cdef int *TUNABLE_PTRS[49]
 TUNABLE_PTRS[:] = [&ASP_DELTA, &ASP_MIN_DEPTH, &RAZOR_BASE, &RAZOR_MUL, &RFP_DEPTH, &RFP_MARGIN,
                    &NMP_MIN_DEPTH, &NMP_BASE_R, &NMP_DEPTH_DIV, &NMP_EVAL_DIV, &NMP_VERIFY_DEPTH,
                    &PROBCUT_DEPTH, &PROBCUT_MARGIN, &IIR_DEPTH, &LMP_BASE, &FUT_DEPTH, &FUT_BASE,
                    &FUT_MUL, &HIST_PRUNE_DEPTH, &HIST_PRUNE_MUL, &SEE_QUIET_MUL, &SEE_NOISY_MUL,
                    &SE_DEPTH, &SE_TT_DEPTH, &DE_MARGIN, &DE_LIMIT, &LMR_HIST_DIV, &QS_FUT_MARGIN,
-                   &QS_SEE_MARGIN, &HELPER_SKIP, &CHECK_EXT, &CORR_MAX_CP, &CORR_WEIGHT_MAX]
+                   &QS_SEE_MARGIN, &HELPER_SKIP, &CHECK_EXT, &CORR_MAX_CP, &CORR_WEIGHT_MAX,
+                   &TM_NODE_BASE, &TM_NODE_MUL, &TM_NODE_MIN, &TM_STABLE_BASE, &TM_STABLE_STEP,
+                   &TM_STABLE_MIN, &TM_CHANGE_MUL, &TM_SCORE_BACK, &TM_SCORE_ITER, &TM_SCORE_MOVE,
+                   &TM_SCORE_MIN, &TM_SCORE_MAX, &TM_SCALE_MIN, &TM_SCALE_MAX, &TM_INSIDE, &TM_MIN_DEPTH]
 
 def get_tunables():
     """{name: value} of the search tunables."""
@@ -683,6 +693,16 @@ def set_tunable(str name, int value):
     if name not in TUNABLE_NAMES:
         raise ValueError(f"unknown tunable {name!r}")
     TUNABLE_PTRS[TUNABLE_NAMES.index(name)][0] = value
+
+def _time_scale_after(iterations, prev_search_score=None):
+    """For tests: the soft limit's scale (percent) after each of these
+    completed iterations, as the main thread computes it (time_scale.pxi).
+    iterations: (depth, best move as an int, score, best move's nodes,
+    all nodes, best-move changes in the iteration) tuples."""
+    cdef TimeScale ts
+    time_scale_reset(&ts, VALUE_NONE if prev_search_score is None else prev_search_score)
+    return [time_scale_update(&ts, depth, <Move>best, score, <u64>best_nodes, <u64>all_nodes, changes)
+            for depth, best, score, best_nodes, all_nodes, changes in iterations]
 
 def _correction_after(updates, fen=None, read_fen=None):
     """For tests: on a scratch table, make these (raw eval, search result,

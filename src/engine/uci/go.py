@@ -209,9 +209,12 @@ class GoTask:
             found = plan_clock(go.wtime, go.btime, go.winc, go.binc, go.movestogo, bool(self.position.turn),
                                s.move_overhead, self.game_ply(), lag, spent_ms, self.allocate)
         if go.movetime is not None:
-            # movetime is what the GUI allows: keep the overhead (and this move's lag) back
+            # movetime is the search's time (Stockfish uses all of it too): keep back only
+            # what this machine measurably adds between `go` and `bestmove` (uci/lag.py).
+            # Move Overhead is for the clock; here it cost 80 Elo against Stockfish 11
+            # (docs/results.md, "Where the Elo go between nodes and the clock").
             lag = self.lag.reserve_ms()
-            budget = max(1, go.movetime - min(s.move_overhead + lag, go.movetime // 2) - spent_ms)
+            budget = max(1, go.movetime - min(lag, go.movetime // 2) - spent_ms)
             found = (budget, budget) if found is None else (min(found[0], budget), min(found[1], budget))
         return found
 

@@ -24,7 +24,11 @@ from __future__ import annotations
 
 from typing import Optional, Tuple
 
-MOVES_LEFT_MAX = 50          # assumed moves to go without movestogo, early in the game
+# assumed moves to go without movestogo, early in the game. 40 rather than 50:
+# more of the clock goes to the opening and early middlegame, where Stockfish
+# 11 spent 0.40 s a move at 10+0.1 against Vireo's 0.33 s, and less to the
+# late endgame (0.13 s against 0.17 s; docs/results.md, the time profile).
+MOVES_LEFT_MAX = 40
 MOVES_LEFT_MIN = 20          # ... and late in the game
 INC_SHARE = 0.75             # part of the increment spent each move
 HARD_PER_SOFT = 4.0          # hard limit = this many soft limits at most

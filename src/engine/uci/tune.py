@@ -49,6 +49,23 @@ RANGES: Dict[str, Tuple[int, int]] = {
     # correction.pxi: 127 keeps 127 * 256 inside the int16 entries
     "CORR_MAX_CP": (0, 127),
     "CORR_WEIGHT_MAX": (1, 256),
+    # time_scale.pxi: percentages of the soft limit; TM_SCORE_BACK below its table size (16)
+    "TM_NODE_BASE": (50, 400),
+    "TM_NODE_MUL": (0, 300),
+    "TM_NODE_MIN": (10, 200),
+    "TM_STABLE_BASE": (50, 300),
+    "TM_STABLE_STEP": (0, 50),
+    "TM_STABLE_MIN": (10, 200),
+    "TM_CHANGE_MUL": (0, 200),
+    "TM_SCORE_BACK": (1, 15),
+    "TM_SCORE_ITER": (0, 100),
+    "TM_SCORE_MOVE": (0, 100),
+    "TM_SCORE_MIN": (10, 100),
+    "TM_SCORE_MAX": (100, 400),
+    "TM_SCALE_MIN": (5, 100),
+    "TM_SCALE_MAX": (100, 800),
+    "TM_INSIDE": (100, 1000),
+    "TM_MIN_DEPTH": (1, 20),
 }
 
 
