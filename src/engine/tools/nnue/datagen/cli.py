@@ -14,7 +14,7 @@ from ..games.files import SUFFIX, is_games_file, write_games
 from ..games.layout import GameFormatError
 from ..games.pgn import PgnImportError, import_pgn
 from .adjudication import AdjudicationRules
-from .game import GameSettings
+from .game import SCORE_RULES, GameSettings
 from .journal import JournalError
 from .run import RunConfig, missing_below_last, run as run_games
 from .starts import StartSettings, StartsError, read_openings
@@ -41,6 +41,10 @@ def add_arguments(parser):
     parser.add_argument("--skip-plies", type=int, default=8,
                         help="keep no position from the game's first searched plies (default 8)")
     parser.add_argument("--hash", type=int, default=16, help="hash table MB per worker (default 16)")
+    parser.add_argument("--scores", choices=SCORE_RULES, default="completed",
+                        help="the score kept for a position: the last iteration the search completed "
+                             "(default), or the last line reported, a stopped iteration's partial "
+                             "result (runs made before 2026-12-06; needed to resume them)")
     parser.add_argument("--syzygy", metavar="PATH", help="adjudicate positions in these Syzygy tables")
     parser.add_argument("--eval-file", metavar="PATH",
                         help="search with this NNUE network (needs a core with NNUE inference)")
@@ -82,7 +86,8 @@ def config_from(args) -> RunConfig:
                            random_plies=args.random_plies,
                            opening_random_plies=min(args.random_plies, StartSettings.opening_random_plies))
     return RunConfig(games=args.games, seed=args.seed, shard=shard, shards=shards, workers=args.workers,
-                     hash_mb=args.hash, game=GameSettings(nodes=args.nodes, skip_plies=args.skip_plies),
+                     hash_mb=args.hash, game=GameSettings(nodes=args.nodes, skip_plies=args.skip_plies,
+                                                       scores=args.scores),
                      starts=starts, rules=AdjudicationRules(), syzygy=args.syzygy, eval_file=args.eval_file)
 
 

@@ -10,6 +10,13 @@ positions whose search score the static picture can explain) when
   - the score is a centipawn score below `max_score` (no mate, no tablebase win).
 Each kept position gets the game's final result once the game is over.
 
+The score is that of the last iteration the search completed (`scores =
+"completed"`, the default). The node limit stops the search inside an
+iteration, and the core's last line then reports that iteration's root
+move as far as it got: its first move's score, which may be a bound of a
+failed aspiration window. Runs made before this rule kept that last line
+(`scores = "last"`, still there to resume them exactly).
+
 The game is also kept whole (games/layout.py: start, moves, scores, result),
 for the compact files; games/expand.py applies the same filter to it, and
 the tests check that both give the same records.
@@ -31,11 +38,19 @@ MATE = 32000
 RESULT_OFFSET = 30     # byte of the result in a record
 
 
+SCORE_RULES = ("completed", "last")
+
+
 @dataclass(frozen=True)
 class GameSettings:
     nodes: int = 5000
     skip_plies: int = 8
     max_score: int = 10000
+    scores: str = "completed"      # SCORE_RULES: which line's score is kept
+
+    def __post_init__(self):
+        if self.scores not in SCORE_RULES:
+            raise ValueError(f"scores must be one of {', '.join(SCORE_RULES)}, not {self.scores!r}")
 
 
 @dataclass
@@ -46,11 +61,33 @@ class GameRecord:
     packed: bytes = b""      # the whole game in the kept format (games/layout.py)
 
 
+def _principal(infos) -> list:
+    return [i for i in infos if "score" in i and i.get("multipv", 1) == 1 and i.get("bound") is None]
+
+
 def search_score(infos) -> Tuple[str, int]:
-    """The final exact score of the principal line (the last one reported)."""
-    exact = [i for i in infos if "score" in i and i.get("multipv", 1) == 1 and i.get("bound") is None]
-    chosen = exact or [i for i in infos if "score" in i]
+    """The final exact score of the principal line (the last one reported):
+    the rule of runs before completed_score."""
+    chosen = _principal(infos) or [i for i in infos if "score" in i]
     return chosen[-1]["score"] if chosen else ("cp", 0)
+
+
+def completed_score(infos) -> Tuple[str, int]:
+    """The score of the last completed iteration.
+
+    The core reports each completed iteration once, then a last line when it
+    stops. That last line is a completed iteration when its depth was
+    reported before (the search stopped between iterations, or the stopped
+    iteration had not yet scored its first move); otherwise it is the
+    stopped iteration's partial result and the line before it is the last
+    completed one."""
+    exact = _principal(infos)
+    if len(exact) < 2:
+        return search_score(infos)
+    last = exact[-1]
+    if any(i["depth"] == last["depth"] for i in exact[:-1]):
+        return last["score"]
+    return exact[-2]["score"]
 
 
 def as_centipawns(score: Tuple[str, int]) -> int:
@@ -94,7 +131,7 @@ def play_game(search, board: chess.Board, settings: GameSettings, adjudicator: A
         infos: list = []
         best, _ = search.go(position, {"nodes": settings.nodes}, infos.append)
         move = chess.Move.from_uci(best)
-        score = search_score(infos)
+        score = completed_score(infos) if settings.scores == "completed" else search_score(infos)
         white_score = as_centipawns(score) * (1 if board.turn else -1)
         if keep(board, move, score, plies, settings):
             kept.append(bytearray(encode(board, white_score, DRAW)))

@@ -45,7 +45,9 @@ class RunConfig:
         return (f"seed={self.seed} shard={self.shard}/{self.shards} nodes={self.game.nodes} "
                 f"skip={self.game.skip_plies} random={self.starts.random_plies}/{self.starts.opening_random_plies} "
                 f"openings={openings} chess960={int(self.starts.chess960)} hash={self.hash_mb} "
-                f"syzygy={self.syzygy or '-'} eval={self.eval_file or '-'} rules={self.rules}")
+                f"syzygy={self.syzygy or '-'} eval={self.eval_file or '-'} rules={self.rules}"
+                # runs before the completed-iteration rule said nothing: they resume with --scores last
+                + ("" if self.game.scores == "last" else f" scores={self.game.scores}"))
 
 
 def game_rng(seed: int, game: int) -> random.Random:
