@@ -7,20 +7,23 @@ Stockfish 15.1 scored at 5,000 nodes (the label), drawn at random with the
 seed, none with a label of 2,000 cp or more (mates and near-mates); the
 labels are White's view, the search scores are turned to it. Each is
 searched as datagen searches it (engine/data/vireo.nnue, one thread, 16 MB,
-a fresh table) at --nodes, and its score read by each rule:
+a fresh table) with --nodes, and its score read by each rule:
 
-  last       the core's last line: the stopped iteration's partial result
-             (datagen's rule before 2026-12-06, `--scores last`);
-  completed  the last iteration the search completed (`--scores completed`);
-  soft       the first iteration to complete past --nodes (a soft node
-             limit: deeper, and costs more nodes; shown for comparison).
+  last       stop at --nodes inside an iteration and keep the core's last
+             line, that iteration's partial result (datagen before
+             2026-12-06, `--scores last`);
+  iteration  the same search, but the last iteration it completed (tried
+             on the way: shallower by a ply, and worse);
+  completed  --nodes as a soft limit: no new iteration past it, so the
+             search ends on a completed iteration (datagen now, `--scores
+             completed`; it costs more nodes).
 
-Printed for each rule: Spearman's rank correlation with the label, and the
-loss at the best scale: the mean squared difference between
+Printed for each rule: Spearman's rank correlation with the label, the
+loss at the best scale (the mean squared difference between
 sigmoid(label / 400) and sigmoid(a * score / 400), a fitted once per rule
-on a grid, as Texel tuning would compare evaluations; and the mean nodes
-searched. Positions where a rule has no centipawn score are left out of all
-rules alike.
+on a grid, as Texel tuning would compare evaluations), the mean nodes
+searched and how often its score differs from the `last` rule's. Positions
+where a rule has no centipawn score are left out of all rules alike.
 """
 from __future__ import annotations
 
@@ -35,7 +38,7 @@ import numpy as np
 from scipy.stats import spearmanr
 
 from engine import _core
-from engine.tools.nnue.datagen.game import completed_score, search_score
+from engine.tools.nnue.datagen.game import GameSettings, completed_score, search_limits, search_score
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "tuning" / "selfplay-1.txt.gz"
@@ -48,15 +51,6 @@ def sample(path: Path, count: int, seed: int):
         rows = [line.rstrip("\n").split(";") for line in handle]
     rows = [(fen, int(score)) for fen, score, _ in rows if abs(int(score)) < LABEL_LIMIT]
     return random.Random(seed).sample(rows, count)
-
-
-def soft_score(infos, nodes):
-    """The first completed iteration that reached `nodes` (the search ran well past it)."""
-    done = [i for i in infos[:-1] if i.get("bound") is None and i.get("multipv", 1) == 1]
-    for info in done:
-        if info["nodes"] >= nodes:
-            return info["score"], info["nodes"]
-    return done[-1]["score"], done[-1]["nodes"]
 
 
 def loss_at_best_scale(labels, scores):
@@ -79,28 +73,28 @@ def main(argv=None) -> int:
     _core.load_network(str(NETWORK))
     search = _core.Search()
     search.set_option("use_nnue", True)
-    rows = {"last": [], "completed": [], "soft": []}
-    labels, nodes = [], {"last": [], "completed": [], "soft": []}
+    rules = ("last", "iteration", "completed")
+    rows = {rule: [] for rule in rules}
+    nodes = {rule: [] for rule in rules}
+    labels = []
     started = time.perf_counter()
     for fen, label in sample(DATA, args.positions, args.seed):
         position = _core.Position(fen)
-        infos = []
-        search.clear_hash()
-        search.go(position, {"nodes": args.nodes}, infos.append)
-        long = []
-        search.clear_hash()
-        search.go(position, {"nodes": 40 * args.nodes}, long.append)
-        soft, soft_nodes = soft_score(long, args.nodes)
-        scores = {"last": search_score(infos), "completed": completed_score(infos), "soft": soft}
+        runs = {}
+        for scores in ("last", "completed"):
+            infos = []
+            search.clear_hash()
+            search.go(position, search_limits(GameSettings(nodes=args.nodes, scores=scores)), infos.append)
+            runs[scores] = infos
+        scores = {"last": search_score(runs["last"]), "iteration": completed_score(runs["last"]),
+                  "completed": completed_score(runs["completed"])}
         if any(kind != "cp" for kind, _ in scores.values()):
             continue
         labels.append(label)
         white = 1 if " w " in fen else -1      # the labels are White's view, the core's the mover's
         for rule, (_, cp) in scores.items():
             rows[rule].append(white * cp)
-        nodes["last"].append(infos[-1]["nodes"])
-        nodes["completed"].append(infos[-1]["nodes"])
-        nodes["soft"].append(soft_nodes)
+            nodes[rule].append(runs["completed" if rule == "completed" else "last"][-1]["nodes"])
     label_array = np.array(labels, dtype=float)
     print(f"{len(labels)} positions of {DATA.name} (seed {args.seed}, |label| < {LABEL_LIMIT}), "
           f"{args.nodes} nodes, {time.perf_counter() - started:.0f} s")

@@ -1,14 +1,15 @@
-"""Datagen keeps the score of a completed search (datagen/game.py,
-completed_score): under its node limit the core stops inside an iteration,
-and the kept score must be one a search to that depth gives in full, not
-the stopped iteration's partial line. A depth-limited search, which always
-completes its last iteration, is the oracle: single-threaded searches from
-a fresh table are deterministic, so the node-limited search is that same
-search cut short."""
+"""Datagen keeps the score of a completed search (datagen/game.py): its node
+count is a soft limit (the core's soft_nodes: no new iteration past it),
+and the kept score is the last completed iteration's (completed_score),
+never a stopped iteration's partial line. A depth-limited search, which
+always completes its last iteration, is the oracle: single-threaded
+searches from a fresh table are deterministic, so a node-limited search is
+that same search cut short."""
 import pytest
 
 from engine._core import Position, Search
-from engine.tools.nnue.datagen.game import GameSettings, completed_score, play_game, search_score
+from engine.tools.nnue.datagen.game import (HARD_NODES, GameSettings, completed_score, play_game,
+                                            search_limits, search_score)
 from engine.tools.nnue.datagen.adjudication import AdjudicationRules, Adjudicator
 from engine.tools.nnue.datagen.run import RunConfig
 from engine.tools.nnue.marlinformat import decode
@@ -63,6 +64,25 @@ def test_the_old_rule_kept_partial_iterations_on_these_positions():
     assert differs
 
 
+def test_the_soft_node_limit_ends_the_search_on_a_completed_iteration():
+    for fen in FENS:
+        infos = searched(fen, {"soft_nodes": 5000, "nodes": HARD_NODES * 5000})
+        last, before = infos[-1], infos[-2]
+        # the last line repeats the last completed iteration: no partial one
+        assert last["depth"] == before["depth"] and last["score"] == before["score"]
+        # past the soft limit, unless the search ran out of depths (MAX_SEARCH_DEPTH,
+        # which a drawn rook ending here reaches in 3,158 nodes)
+        assert last["nodes"] >= 5000 or last["depth"] == 120
+        # and the iteration before it had not reached the limit
+        assert all(i["nodes"] < 5000 for i in infos if i["depth"] < last["depth"])
+        assert completed_score(infos) == last["score"] == full_depth_score(fen, last["depth"])
+
+
+def test_datagen_searches_with_the_soft_limit_unless_told_the_old_rule():
+    assert search_limits(GameSettings(nodes=5000)) == {"soft_nodes": 5000, "nodes": HARD_NODES * 5000}
+    assert search_limits(GameSettings(nodes=5000, scores="last")) == {"nodes": 5000}
+
+
 def test_a_search_stopped_between_iterations_keeps_its_last_line():
     infos = searched(FENS[0], {"depth": 7})
     assert completed_score(infos) == infos[-1]["score"] == full_depth_score(FENS[0], 7)
@@ -98,6 +118,7 @@ class RecordingSearch(Search):
     def go(self, position, limits=None, on_info=None):
         infos = []
         self.searches.append((position.fen(), infos))
+        assert "soft_nodes" in limits
 
         def both(info):
             infos.append(info)

@@ -140,6 +140,7 @@ cdef struct SearchShared:
     int64_t hard_ms         # atomic: -1 = none
     int64_t start_ms        # ms at go()
     u64 node_limit          # 0 = none
+    u64 soft_node_limit     # 0 = none: no new iteration once this many nodes are searched
     int depth_limit         # 0 = none
     int mate_limit          # 0 = none (moves)
     int multipv
@@ -968,6 +969,8 @@ cdef void iterative_deepening(SearchThread *t) noexcept nogil:
         if sh.mate_limit and t.root[0].score >= VALUE_MATE - (2 * sh.mate_limit - 1):
             break
         if sh.node_limit and total_nodes(sh) >= sh.node_limit:
+            break
+        if sh.soft_node_limit and total_nodes(sh) >= sh.soft_node_limit:
             break
         soft = atomic_get_i64(&sh.soft_ms)
         hard = atomic_get_i64(&sh.hard_ms)

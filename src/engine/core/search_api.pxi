@@ -26,7 +26,7 @@ cdef enum:
     MAX_THREADS = 256
     CURRMOVE_AFTER_MS = 3000    # currmove lines and bound lines after this long
 
-LIMIT_KEYS = ("depth", "nodes", "mate", "movetime", "soft_ms", "hard_ms", "infinite",
+LIMIT_KEYS = ("depth", "nodes", "soft_nodes", "mate", "movetime", "soft_ms", "hard_ms", "infinite",
               "searchmoves", "multipv", "threads")
 
 # ---------------------------------------------------------------- C side
@@ -450,6 +450,7 @@ cdef class Search:
                 return (None, None)
 
             sh.node_limit = lim["nodes"]
+            sh.soft_node_limit = lim["soft_nodes"]
             sh.depth_limit = lim["depth"]
             sh.mate_limit = lim["mate"]
             sh.multipv = lim["multipv"]
@@ -493,7 +494,7 @@ cdef class Search:
             raise ValueError(f"unknown limit(s) {', '.join(map(str, unknown))}; "
                              f"known: {', '.join(LIMIT_KEYS)}")
         out = {}
-        for key, low in (("depth", 1), ("nodes", 1), ("mate", 1), ("movetime", 0),
+        for key, low in (("depth", 1), ("nodes", 1), ("soft_nodes", 1), ("mate", 1), ("movetime", 0),
                          ("soft_ms", 0), ("hard_ms", 0), ("multipv", 1), ("threads", 1)):
             value = limits.get(key)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < low):
@@ -503,7 +504,7 @@ cdef class Search:
         if searchmoves is not None and (isinstance(searchmoves, str)
                                         or not all(isinstance(x, str) for x in searchmoves)):
             raise ValueError("searchmoves must be a list of UCI move strings")
-        has_limit = any(out[k] is not None for k in ("depth", "nodes", "mate", "movetime",
+        has_limit = any(out[k] is not None for k in ("depth", "nodes", "soft_nodes", "mate", "movetime",
                                                      "soft_ms", "hard_ms"))
         hard = out["hard_ms"]
         if out["movetime"] is not None:
@@ -511,6 +512,7 @@ cdef class Search:
         return {
             "depth": min(out["depth"] or 0, MAX_SEARCH_DEPTH),
             "nodes": out["nodes"] or 0,
+            "soft_nodes": out["soft_nodes"] or 0,
             "mate": min(out["mate"] or 0, 100),
             "multipv": min(out["multipv"] or 1, MAX_MOVES),
             "soft_ms": -1 if out["soft_ms"] is None else out["soft_ms"],

@@ -27,7 +27,8 @@ def add_arguments(parser):
                         help="output file: NAME.games.xz keeps whole games (the compact format, "
                              "docs/selfplay.md), NAME.bin Marlinformat records; resumes a killed run")
     parser.add_argument("--games", type=int, default=1000, help="games in the whole run, all shards (default 1000)")
-    parser.add_argument("--nodes", type=int, default=5000, help="nodes searched per move (default 5000)")
+    parser.add_argument("--nodes", type=int, default=5000, help="nodes per move (default 5000): with --scores completed no new "
+                        "iteration starts past it")
     parser.add_argument("--workers", type=int, default=1, help="processes playing games (default 1)")
     parser.add_argument("--seed", type=int, default=0, help="the run's seed: same seed, same games")
     parser.add_argument("--shard", default="1/1", metavar="K/N",
@@ -42,9 +43,9 @@ def add_arguments(parser):
                         help="keep no position from the game's first searched plies (default 8)")
     parser.add_argument("--hash", type=int, default=16, help="hash table MB per worker (default 16)")
     parser.add_argument("--scores", choices=SCORE_RULES, default="completed",
-                        help="the score kept for a position: the last iteration the search completed "
-                             "(default), or the last line reported, a stopped iteration's partial "
-                             "result (runs made before 2026-12-06; needed to resume them)")
+                        help="completed (default): --nodes is a soft limit and each score comes from "
+                             "a completed iteration; last: stop at --nodes inside an iteration and "
+                             "keep its last line (runs made before 2026-12-06; needed to resume them)")
     parser.add_argument("--syzygy", metavar="PATH", help="adjudicate positions in these Syzygy tables")
     parser.add_argument("--eval-file", metavar="PATH",
                         help="search with this NNUE network (needs a core with NNUE inference)")

@@ -10,12 +10,16 @@ positions whose search score the static picture can explain) when
   - the score is a centipawn score below `max_score` (no mate, no tablebase win).
 Each kept position gets the game's final result once the game is over.
 
-The score is that of the last iteration the search completed (`scores =
-"completed"`, the default). The node limit stops the search inside an
-iteration, and the core's last line then reports that iteration's root
-move as far as it got: its first move's score, which may be a bound of a
-failed aspiration window. Runs made before this rule kept that last line
-(`scores = "last"`, still there to resume them exactly).
+Each score comes from a completed search (`scores = "completed"`, the
+default): `nodes` is a soft limit, no new iteration once that many nodes are
+searched, so the search ends on a completed iteration and its score is that
+iteration's (completed_score; HARD_NODES times `nodes` is a hard cap, after
+which the last completed iteration counts). Runs made before stopped the
+search at `nodes` inside an iteration and kept the core's last line, that
+iteration's first root move as far as it got, sometimes a failed aspiration
+bound (`scores = "last"`, still there to resume them exactly). Against
+Stockfish 15.1's scores the completed searches are closer
+(benchmarks/datagen_score_yardstick.py, docs/selfplay.md).
 
 The game is also kept whole (games/layout.py: start, moves, scores, result),
 for the compact files; games/expand.py applies the same filter to it, and
@@ -39,6 +43,7 @@ RESULT_OFFSET = 30     # byte of the result in a record
 
 
 SCORE_RULES = ("completed", "last")
+HARD_NODES = 8       # with scores "completed": the hard node cap, in soft limits
 
 
 @dataclass(frozen=True)
@@ -90,6 +95,12 @@ def completed_score(infos) -> Tuple[str, int]:
     return exact[-2]["score"]
 
 
+def search_limits(settings: GameSettings) -> dict:
+    if settings.scores == "last":
+        return {"nodes": settings.nodes}
+    return {"soft_nodes": settings.nodes, "nodes": HARD_NODES * settings.nodes}
+
+
 def as_centipawns(score: Tuple[str, int]) -> int:
     """Side-to-move score in centipawns; a mate in n moves is 32000 - plies to mate."""
     kind, value = score
@@ -129,7 +140,7 @@ def play_game(search, board: chess.Board, settings: GameSettings, adjudicator: A
         if result is not None:
             break
         infos: list = []
-        best, _ = search.go(position, {"nodes": settings.nodes}, infos.append)
+        best, _ = search.go(position, search_limits(settings), infos.append)
         move = chess.Move.from_uci(best)
         score = completed_score(infos) if settings.scores == "completed" else search_score(infos)
         white_score = as_centipawns(score) * (1 if board.turn else -1)
