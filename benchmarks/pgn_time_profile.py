@@ -7,7 +7,10 @@ searched move: score, depth and the time the runner measured. This prints,
 for each engine and each stretch of the game (plies 17-40, 41-80, 81 on),
 the moves counted, the median and mean seconds a move and the mean depth,
 and each engine's score: the figures of docs/results.md's "Where the Elo go
-between nodes and the clock".
+between nodes and the clock". With a clock (a TimeControl header like
+`10+0.1`) also the seconds its first 20 searched moves took, and the clock
+it had left at the end of games where it made 50 moves or more (the
+runner's times; medians over games): how it spreads the clock over a game.
 """
 from __future__ import annotations
 
@@ -40,6 +43,8 @@ def main(argv=None) -> int:
     depths = defaultdict(list)
     points = defaultdict(float)
     games = defaultdict(int)
+    first20 = defaultdict(list)     # engine -> seconds of its first 20 searched moves, per game
+    left_end = defaultdict(list)    # engine -> clock left after its last move, games of 50+ of its moves
     for game in read_games(args.pgns):
         names = {chess.WHITE: game.headers.get("White", "?"), chess.BLACK: game.headers.get("Black", "?")}
         result = game.headers.get("Result", "*")
@@ -48,6 +53,8 @@ def main(argv=None) -> int:
                 games[name] += 1
                 points[name] += {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result] if color else \
                     {"1-0": 0.0, "0-1": 1.0, "1/2-1/2": 0.5}[result]
+        clock = re.fullmatch(r"(\d+(?:\.\d+)?)\+(\d+(?:\.\d+)?)", game.headers.get("TimeControl", ""))
+        spent_by = defaultdict(list)
         node, ply = game, 0
         while node.variations:
             node = node.variations[0]
@@ -56,10 +63,18 @@ def main(argv=None) -> int:
             if not found:
                 continue
             mover = names[not node.board().turn]
+            spent_by[mover].append(float(found.group(3)))
             for low, high in STRETCHES:
                 if low <= ply <= high:
                     times[(mover, low)].append(float(found.group(3)))
                     depths[(mover, low)].append(int(found.group(2)))
+        if clock:
+            base, inc = float(clock.group(1)), float(clock.group(2))
+            for name, spent in spent_by.items():
+                if len(spent) >= 20:
+                    first20[name].append(sum(spent[:20]))
+                if len(spent) >= 50:
+                    left_end[name].append(base + inc * len(spent) - sum(spent))
     for name in sorted(games):
         print(f"{name}: {games[name]} games, score {points[name] / games[name]:.1%}")
         for low, high in STRETCHES:
@@ -69,6 +84,11 @@ def main(argv=None) -> int:
             span = f"plies {low}-{high}" if high < 10_000 else f"plies {low}+"
             print(f"  {span:<14} {len(spent):6d} moves  median {statistics.median(spent):.3f} s  "
                   f"mean {statistics.mean(spent):.3f} s  depth {statistics.mean(depths[(name, low)]):.1f}")
+        if first20.get(name):
+            print(f"  first 20 searched moves: median {statistics.median(first20[name]):.2f} s")
+        if left_end.get(name):
+            print(f"  clock left after games of 50+ moves ({len(left_end[name])}): "
+                  f"median {statistics.median(left_end[name]):.2f} s")
     return 0
 
 
