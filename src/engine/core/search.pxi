@@ -105,9 +105,11 @@ cdef double LMR_BASE = 0.75      # Step 16: r = base + ln(depth) ln(move) / div
 cdef double LMR_DIV = 2.25
 cdef int LMR_HIST_DIV = 16384    #   one ply less (more) per this much history
 cdef int QS_FUT_MARGIN = 160     # quiescence: delta pruning margin
+cdef int QS_SEE_MARGIN = -50     # quiescence: prune captures with SEE below this
 # Capture history in the pruning and reduction of captures (Stockfish's use
 # of it): a capture that has often cut is pruned later and reduced less.
-cdef int CAP_SEE_HIST_DIV = 32   #   SEE pruning threshold moves by capture history / this (0 off)
+cdef int CAP_SEE_HIST_DIV = 32   #   SEE pruning threshold moves by capture history / this,
+                                 #   at most 3/4 of SEE_NOISY_MUL * depth (0 off)
 cdef int CAP_FUT_DEPTH = 7       #   capture futility below this lmr depth (0 off)
 cdef int CAP_FUT_BASE = 150      #     prune when eval + base + mul*lmr_depth + captured + hist/div <= alpha
 cdef int CAP_FUT_MUL = 120
@@ -116,7 +118,6 @@ cdef int CAP_LMR_DIV = 8192      #   one ply less (more) per this much capture h
 # The 50-move rule: the static evaluation shrinks toward a draw as the
 # halfmove clock grows, by halfmove / this (0 off; Stockfish's (200 - r50) / 200 shape).
 cdef int RULE50_DAMP = 200
-cdef int QS_SEE_MARGIN = -50     # quiescence: prune captures with SEE below this
 
 cdef int LMR_TABLE[64][64]
 
@@ -370,13 +371,20 @@ cdef inline bint capture_pruned(Pos *pos, Move m, int static_eval, int alpha, in
     has been searched: futility (even the captured piece and what the
     capture history promises leave the static evaluation below alpha; not
     in check, static_eval VALUE_NONE), then SEE pruning of a losing capture,
-    whose threshold a good capture history lowers."""
+    whose threshold a good capture history lowers and a bad one raises, by
+    at most 3/4 of the margin either way (Stockfish's clamp), so that a
+    capture that wins material is never pruned for its history."""
+    cdef int margin = SEE_NOISY_MUL * depth
+    cdef int shift = cap_hist // CAP_SEE_HIST_DIV if CAP_SEE_HIST_DIV > 0 else 0
+    if shift > margin * 3 // 4:
+        shift = margin * 3 // 4
+    elif shift < -(margin * 3 // 4):
+        shift = -(margin * 3 // 4)
     if static_eval != VALUE_NONE and lmr_depth < CAP_FUT_DEPTH and not is_promotion(m) \
             and static_eval + CAP_FUT_BASE + CAP_FUT_MUL * lmr_depth + SEE_VALUE[captured_type(pos, m)] \
                 + (cap_hist // CAP_FUT_HIST_DIV if CAP_FUT_HIST_DIV > 0 else 0) <= alpha:
         return True
-    return not see_ge(pos, m, -SEE_NOISY_MUL * depth
-                      - (cap_hist // CAP_SEE_HIST_DIV if CAP_SEE_HIST_DIV > 0 else 0))
+    return not see_ge(pos, m, -margin - shift)
 
 cdef inline int tb_score(int wdl, int ply) noexcept nogil:
     if wdl >= 2:
