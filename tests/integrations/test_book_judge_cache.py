@@ -81,3 +81,32 @@ def test_a_book_built_with_the_cache_is_the_book_built_without(tmp_path):
     assert books[0] == books[1] == books[2] and books[0]
     assert book_cli.run(parser.parse_args(["build", str(tmp_path / "x.bin"), "--recheck-cache", cache,
                                            "--verify-depth", "4", "--tsv", str(tsv)])) == 2
+
+
+def test_two_workers_build_the_same_book_and_cache_as_one(tmp_path, capsys):
+    """--workers judges positions in parallel processes; each position is judged on
+    its own, so the book, the counts and the cached verdicts are those of one worker."""
+    stockfish = require_engine("stockfish")
+    tsv = tmp_path / "lines.tsv"
+    tsv.write_text("eco\tname\tpgn\n" + "".join(f"A00\tline {i}\t{pgn}\n" for i, pgn in enumerate(
+        ["1. d4 Nf6 2. c4", "1. d4 Nf6 2. e4", "1. d4 Nf6 2. Nf3", "1. e4 e5 2. Nf3", "1. e4 e5 2. Qh5",
+         "1. e4 c5 2. Nf3", "1. c4 e5 2. g4", "1. Nf3 d5 2. h4"])))
+    parser = argparse.ArgumentParser()
+    book_cli.add_arguments(parser)
+    common = ["--verify-depth", "4", "--verify-margin", "300", "--recheck-engine", stockfish,
+              "--recheck-depth", "8", "--recheck-margin", "40", "--tsv", str(tsv)]
+    results = []
+    for workers in (1, 2):
+        out, cache = tmp_path / f"w{workers}.bin", tmp_path / f"w{workers}.jsonl"
+        argv = ["build", str(out), "--workers", str(workers), "--recheck-cache", str(cache)] + common
+        assert book_cli.run(parser.parse_args(argv)) == 0
+        report = capsys.readouterr().out.replace(str(out), "OUT")
+        verdicts = sorted(cache.read_text().splitlines())
+        results.append((out.read_bytes(), report, verdicts))
+    assert results[0] == results[1]
+    book, report, verdicts = results[0]
+    assert book and "failed the recheck" in report and len(verdicts) >= 7   # every position reached the judge
+    assert book_cli.run(parser.parse_args(["build", str(tmp_path / "x.bin"), "--workers", "2",
+                                           "--tsv", str(tsv)])) == 2
+    assert "--workers needs --verify-depth" in capsys.readouterr().err
+    assert book_cli.run(parser.parse_args(["build", str(tmp_path / "x.bin"), "--workers", "0"] + common)) == 2

@@ -36,10 +36,16 @@ def open_judge(command: str, hash_mb: int = 64) -> chess.engine.SimpleEngine:
 
 
 class JudgeCache:
-    """Verdicts kept in a JSON-lines file, one per (engine name, depth, FEN, moves)."""
+    """Verdicts kept in a JSON-lines file, one per (engine name, depth, FEN, moves).
 
-    def __init__(self, path: str):
+    write=False: read the file but keep new verdicts in `self.new` instead of
+    appending them (a build's worker processes hand theirs to the one process
+    that writes, so that no two processes append to the file at once)."""
+
+    def __init__(self, path: str, write: bool = True):
         self.path = path
+        self.write = write
+        self.new: List[Tuple[tuple, Tuple[str, Dict[str, int]]]] = []
         self.verdicts: Dict[tuple, Tuple[str, Dict[str, int]]] = {}
         self.hits = self.misses = 0
         if os.path.exists(path):
@@ -66,6 +72,9 @@ class JudgeCache:
 
     def put(self, key: tuple, verdict: Tuple[str, Dict[str, int]]) -> None:
         self.verdicts[key] = verdict
+        if not self.write:
+            self.new.append((key, verdict))
+            return
         engine, depth, fen, moves = key
         with open(self.path, "a") as handle:
             handle.write(json.dumps({"engine": engine, "depth": depth, "fen": fen, "moves": list(moves),

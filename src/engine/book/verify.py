@@ -22,6 +22,7 @@ with one line each (MultiPV), scores them all in the same search, so the
 deficits compare like with like (scores of separate searches at a low depth
 differ by more than the margin).
 """
+import multiprocessing
 from typing import Dict, List, Optional, Tuple
 
 import chess
@@ -75,16 +76,23 @@ class Verifier:
     moves the book keeps the one that a check of the finished book (the same
     two searches over exactly those moves: tests/book_judge.py) gets too.
     recheck_cache: a JudgeCache file for the engine's verdicts (judge.py).
+    workers: positions judged at once, each worker process with its own search
+    and judge engine. Every position is judged on its own (hash and histories
+    cleared), so the book is the same for any number of workers.
     """
 
     def __init__(self, depth: int, margin: int, hash_mb: int = 16,
                  recheck_depth: Optional[int] = None, recheck_margin: Optional[int] = None,
-                 recheck_engine: Optional[str] = None, recheck_cache: Optional[str] = None):
+                 recheck_engine: Optional[str] = None, recheck_cache: Optional[str] = None,
+                 workers: int = 1, _cache_writes: bool = True):
         if depth < 1 or margin < 0:
             raise ValueError("verify depth must be at least 1 and the margin not negative")
         if recheck_depth is not None and (recheck_depth <= depth or (recheck_margin or 0) < 0):
             raise ValueError("the recheck depth must exceed the verify depth and its margin not be negative")
-        self.depth, self.margin = depth, margin
+        if workers < 1:
+            raise ValueError("at least one worker")
+        self.depth, self.margin, self.workers, self.hash_mb = depth, margin, workers, hash_mb
+        self.recheck_cache = recheck_cache
         self.recheck_depth = recheck_depth
         self.recheck_margin = margin if recheck_margin is None else recheck_margin
         self.search = Search()
@@ -94,8 +102,8 @@ class Verifier:
         self.dropped_by_recheck = 0
         # the recheck's judge: Vireo's own search, or a UCI engine (judge.py) when named
         self.recheck_engine = recheck_engine
-        self._judge = open_judge(recheck_engine) if recheck_engine else None
-        self.cache = JudgeCache(recheck_cache) if recheck_cache and recheck_engine else None
+        self._judge = open_judge(recheck_engine) if recheck_engine and workers == 1 else None
+        self.cache = JudgeCache(recheck_cache, write=_cache_writes) if recheck_cache and recheck_engine else None
 
     def close(self) -> None:
         if self._judge is not None:
@@ -140,11 +148,49 @@ class Verifier:
         by_key: Dict[int, List[Tuple[int, int]]] = {}
         for key, raw, weight in builder.entries():   # the sources' filters (min games) apply first
             by_key.setdefault(key, []).append((raw, weight))
+        keys = sorted(by_key)
+        jobs = [(builder.fens[key], by_key[key]) for key in keys]
         out = []
-        for key in sorted(by_key):
-            kept = self.judge_position(builder.fens[key], by_key[key])
+        for key, kept in zip(keys, self._judge_all(jobs)):
             self.positions += 1
             self.kept += len(kept)
             self.dropped += len(by_key[key]) - len(kept)
             out.extend((key, raw, weight) for raw, weight in kept)
         return out
+
+    def _judge_all(self, jobs):
+        """The kept moves of each (fen, candidates) job, in the jobs' order."""
+        if self.workers == 1:
+            for fen, weighted in jobs:
+                yield self.judge_position(fen, weighted)
+            return
+        settings = dict(depth=self.depth, margin=self.margin, hash_mb=self.hash_mb,
+                        recheck_depth=self.recheck_depth, recheck_margin=self.recheck_margin,
+                        recheck_engine=self.recheck_engine, recheck_cache=self.recheck_cache)
+        # spawn, not fork: the parent's search (and its threads) must not be copied mid-state
+        context = multiprocessing.get_context("spawn")
+        with context.Pool(self.workers, initializer=_start_worker, initargs=(settings,)) as pool:
+            for kept, dropped_by_recheck, new_verdicts in pool.imap(_judge_in_worker, jobs, chunksize=4):
+                self.dropped_by_recheck += dropped_by_recheck
+                if self.cache is not None:
+                    for key, verdict in new_verdicts:
+                        self.cache.put(key, verdict)
+                yield kept
+
+
+_worker: Optional[Verifier] = None
+
+
+def _start_worker(settings: dict) -> None:
+    global _worker
+    _worker = Verifier(**settings, _cache_writes=False)
+
+
+def _judge_in_worker(job):
+    """(kept moves, moves the recheck dropped, new judge verdicts) for one position."""
+    before = _worker.dropped_by_recheck
+    kept = _worker.judge_position(*job)
+    new = []
+    if _worker.cache is not None:
+        new, _worker.cache.new = _worker.cache.new, []
+    return kept, _worker.dropped_by_recheck - before, new

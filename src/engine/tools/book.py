@@ -46,6 +46,9 @@ def add_arguments(parser) -> None:
     build.add_argument("--recheck-cache", default=None, metavar="FILE",
                        help="with --recheck-engine: keep the engine's verdicts in this file (JSON lines) "
                             "and read them back instead of searching again; the book comes out the same")
+    build.add_argument("--workers", type=int, default=1, metavar="N",
+                       help="with --verify-depth: judge N positions at once, each in its own process "
+                            "(and with its own recheck engine); the book comes out the same (default 1)")
     build.add_argument("--verbose", action="store_true", help="list every skipped game or line")
 
     probe = sub.add_parser("probe", help="list the book moves of a position",
@@ -81,6 +84,9 @@ def _build(args) -> int:
         print("vireo book build: --min-games must be at least 1", file=sys.stderr)
         return 2
     verifier = None
+    if args.workers != 1 and args.verify_depth is None:
+        print("vireo book build: --workers needs --verify-depth (only the judging runs in parallel)", file=sys.stderr)
+        return 2
     if args.verify_depth is not None:
         if not 1 <= args.verify_depth <= 60 or args.verify_margin < 0:
             print("vireo book build: --verify-depth must be 1..60 and --verify-margin not negative", file=sys.stderr)
@@ -94,13 +100,16 @@ def _build(args) -> int:
         if args.recheck_cache is not None and args.recheck_engine is None:
             print("vireo book build: --recheck-cache needs --recheck-engine", file=sys.stderr)
             return 2
+        if not 1 <= args.workers <= 256:
+            print("vireo book build: --workers must be 1..256", file=sys.stderr)
+            return 2
         if args.recheck_engine is not None and args.recheck_depth is None:
             print("vireo book build: --recheck-engine needs --recheck-depth", file=sys.stderr)
             return 2
         try:
             verifier = Verifier(args.verify_depth, args.verify_margin, recheck_depth=args.recheck_depth,
                                 recheck_margin=recheck_margin, recheck_engine=args.recheck_engine,
-                                recheck_cache=args.recheck_cache)
+                                recheck_cache=args.recheck_cache, workers=args.workers)
         except (OSError, chess.engine.EngineError) as exc:
             print(f"vireo book build: cannot start the recheck engine {args.recheck_engine!r}: {exc}",
                   file=sys.stderr)
