@@ -28,6 +28,7 @@ cdef enum:
 cdef struct StateInfo:
     u64 key              # Polyglot Zobrist key of the position
     u64 pawn_key         # Zobrist key of the pawns (and kings) alone
+    u64 nonpawn_key[2]   # Zobrist key of each colour's pieces other than pawns (kings included)
     u64 checkers         # pieces giving check to the side to move
     int32_t halfmove     # plies since the last capture or pawn move
     int32_t plies_from_null  # plies since the last null move (bounds repetition scans)

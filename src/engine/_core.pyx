@@ -7,6 +7,7 @@
 include "core/magic_numbers.pxi" # the slider tables' magic numbers, stored
 include "core/bitboard.pxi"      # bit tricks, attack tables, magic slider lookups
 include "core/position.pxi"      # Zobrist keys, make/unmake, attacks, draws
+include "core/cuckoo.pxi"        # upcoming-repetition detection (cuckoo table of reversible moves)
 include "core/movegen.pxi"       # legal move generation
 include "core/perft.pxi"         # perft with bulk counting
 include "core/fen.pxi"           # FEN in/out, UCI move text
@@ -18,7 +19,7 @@ include "core/nnue/accumulator.pxi" # accumulator stack kept in step with make/u
 include "core/nnue/infer.pxi"       # the integer output layer; eval_for_search picks NNUE or classical
 include "core/tt.pxi"            # transposition table
 include "core/movepick.pxi"      # staged move ordering, SEE
-include "core/correction.pxi"    # the static evaluation's learned error per pawn structure
+include "core/correction.pxi"    # the static evaluation's learned error (pawn, non-pawn, continuation)
 include "core/time_scale.pxi"    # the soft time limit scaled by how settled the search is
 include "core/search.pxi"        # iterative deepening, PVS, quiescence, pruning
 include "core/position_api.pxi"  # the Python-facing Position class
@@ -29,5 +30,6 @@ include "core/build_info.pxi"       # how this core was compiled (engine/cpu.py)
 
 init_bitboards()
 init_zobrist()
+init_cuckoo()             # after the Zobrist keys it is made of
 init_eval()               # before any position is built: psq is incremental
 init_nnue()

@@ -12,6 +12,10 @@ from engine._core import Position, Search, _time_scale_after
 
 E2E4, D2D4 = 796, 731          # any two distinct move codes: only equality matters
 MIDDLEGAME = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 9"
+# A position whose best move (Bxa6) stays put from 0.1 s to 1 s of search, so no
+# iteration running at the soft limit changes it (that one would run on to the
+# hard limit by design). In MIDDLEGAME the search bundle's depth 17 changes its mind.
+SETTLED = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
 
 def settled(depths=range(1, 13), share=0.9, score=30):
@@ -67,16 +71,16 @@ def tunables():
         _core.set_tunable(name, value)
 
 
-def stop_point(limits):
+def stop_point(limits, fen=MIDDLEGAME):
     """(seconds taken, whether the search stopped inside an iteration) for a
     fresh search of MIDDLEGAME. The core's last info line names the
     iteration in progress; when that depth never reported as complete
     before, the stop came inside it."""
     infos = []
     start = time.perf_counter()
-    best, _ = Search().go(Position(MIDDLEGAME), limits, infos.append)
+    best, _ = Search().go(Position(fen), limits, infos.append)
     took = time.perf_counter() - start
-    assert chess.Move.from_uci(best) in chess.Board(MIDDLEGAME).legal_moves
+    assert chess.Move.from_uci(best) in chess.Board(fen).legal_moves
     completed = {info["depth"] for info in infos[:-1] if info["bound"] is None}
     return took, infos[-1]["depth"] not in completed
 
@@ -88,11 +92,11 @@ def test_the_soft_limit_is_checked_inside_an_iteration(tunables):
     tunables("TM_SCALE_MIN", 100)
     tunables("TM_SCALE_MAX", 100)
     tunables("TM_INSIDE", 100)
-    took, inside = stop_point({"soft_ms": 400, "hard_ms": 60000})
+    took, inside = stop_point({"soft_ms": 400, "hard_ms": 60000}, SETTLED)
     assert inside and 0.4 <= took < 1.5, (took, inside)
     # With the inside check pushed far out, only an iteration's end stops it.
     tunables("TM_INSIDE", 1000)
-    took, inside = stop_point({"soft_ms": 400, "hard_ms": 60000})
+    took, inside = stop_point({"soft_ms": 400, "hard_ms": 60000}, SETTLED)
     assert not inside and took >= 0.4, (took, inside)
 
 

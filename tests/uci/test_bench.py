@@ -16,8 +16,8 @@ from engine.uci import bench
 from engine._core import Position, Search
 from conftest import REPO
 
-BENCH_SIGNATURE = 2948976
-CLASSICAL_SIGNATURE = 3929905
+BENCH_SIGNATURE = 2836329
+CLASSICAL_SIGNATURE = 3612017
 
 SRC = str(REPO / "src")
 

@@ -1,63 +1,87 @@
-# Correction history: the static evaluation's error, learned during the
-# search per pawn structure and applied to later static evaluations.
+# Correction histories: the static evaluation's error, learned during the
+# search and applied to later static evaluations.
 #
 # When a node's search result says more about the position than its static
 # evaluation did (an exact score, a fail high above it or a fail low below
-# it, and the best move is quiet), the difference is folded into a running
-# average kept per (side to move, pawn key: pawns and kings). Positions of
-# that structure later have their static evaluation moved by that average,
-# so the steps that read it (reverse futility, null move, futility, razoring,
-# `improving`, the stand pat) start from a better guess. The hash table
-# keeps the raw evaluation, so no stale correction is left in it.
+# it, and the best move is quiet), the residual (result minus the corrected
+# evaluation) is folded into four tables, each keyed by one feature of the
+# position:
+#   pawn       the pawns and kings (st.pawn_key), per side to move;
+#   non-pawn   each colour's pieces other than pawns (st.nonpawn_key[c]),
+#              one table per colour, per side to move;
+#   continuation  the two moves that led here: (piece, to) two plies back
+#              and (piece, to) one ply back.
+# The corrected evaluation is the raw one plus the weighted sum of the four
+# entries. Every table learns the same residual, so together they descend
+# toward the search's scores rather than each adding the whole error again.
+# Positions with a learned feature later start from a better guess in the
+# steps that read the static evaluation (reverse futility, null move,
+# futility, razoring, `improving`, the stand pat). The hash table keeps the
+# raw evaluation, so no stale correction is left in it.
 #
-# The idea is Stockfish's (2024, "correction history", keyed by pawn
-# structure). This is the form of benchmarks/results/corrhist.patch (a
-# depth-weighted running average in 1/256 centipawns, bounded), which
-# measured +7.2 +/- 29.6 Elo over 193 games against generation 4 before its
-# SPRT was stopped for another test (docs/results.md, "Tried and not
-# kept"); here it lives in the core behind a tunable, so that its SPRT
-# needs no patch.
+# The idea and the shape (a gravity update of depth * residual, and weights
+# per table) are Stockfish's correction histories (2024: pawn, then
+# non-pawn per colour, then continuation); the scales are ours, in
+# centipawns.
 
 cdef enum:
-    CORR_SIZE = 16384           # entries per side (a power of two)
-    CORR_GRAIN = 256            # entries are in 1/256 centipawn (reads shift by 8)
+    CORR_SIZE = 16384           # entries per side and table (a power of two)
+    CORR_LIMIT = 1024           # |entry| <= this (the gravity bound)
 
-# A correction never exceeds CORR_MAX_CP centipawns; 0 switches the
-# correction off (every entry stays 0). Off until its SPRT at 10+0.1
-# against the search without it passes; the candidate plays with 96 (the
-# patch's bound) through `vireo uci --tune`.
-cdef int CORR_MAX_CP = 0
-cdef int CORR_WEIGHT_MAX = 64   # weight of one result, 4 * (depth + 1) / 256, at most this / 256
+# Weight of each table: a full entry (CORR_LIMIT) moves the evaluation by
+# weight / 64 centipawns, so 4096 is at most 64 cp. 0 switches a table off;
+# all three 0 switch the correction off (no table is read or written).
+cdef int CORR_PAWN_W = 4096
+cdef int CORR_NONPAWN_W = 3072  # per colour
+cdef int CORR_CONT_W = 2560
+cdef int CORR_BONUS_DIV = 8     # one update: residual (cp) * depth / this, at most CORR_LIMIT / 4
 
 cdef struct CorrectionHistory:
-    int16_t pawn[2][CORR_SIZE]  # [side to move][pawn key % CORR_SIZE]
+    int16_t pawn[2][CORR_SIZE]              # [side to move][pawn key % CORR_SIZE]
+    int16_t nonpawn[2][2][CORR_SIZE]        # [side to move][colour][non-pawn key % CORR_SIZE]
+    int16_t cont[16 * 64][16 * 64]          # [piece * 64 + to, 2 plies back][same, 1 ply back]
 
-cdef inline int16_t *correction_entry(CorrectionHistory *c, const Pos *pos) noexcept nogil:
-    return &c.pawn[pos.side][pos.st[pos.sp].pawn_key & (CORR_SIZE - 1)]
+cdef inline bint correction_on() noexcept nogil:
+    return CORR_PAWN_W != 0 or CORR_NONPAWN_W != 0 or CORR_CONT_W != 0
 
-cdef inline int corrected_eval(CorrectionHistory *c, const Pos *pos, int raw) noexcept nogil:
-    """The static evaluation with this pawn structure's learned error added
-    (the caller clamps it out of the mate range)."""
-    # Rounded to the nearest centipawn (>> floors): the running average
-    # stops a few 1/256 short of a steady error, and floor would read 39 for 40.
-    if not CORR_MAX_CP:
+cdef inline int16_t *cont_correction_entry(CorrectionHistory *c, const SStack *ss) noexcept nogil:
+    """The continuation entry of the two moves before this node (a null
+    move counts as piece 0 on a1; the root's missing moves likewise)."""
+    return &c.cont[(ss - 2).piece * 64 + move_to((ss - 2).move)][(ss - 1).piece * 64 + move_to((ss - 1).move)]
+
+cdef inline int corrected_eval(CorrectionHistory *c, const Pos *pos, const SStack *ss, int raw) noexcept nogil:
+    """The static evaluation with the learned error added (the caller clamps
+    it out of the mate range)."""
+    cdef const StateInfo *st = &pos.st[pos.sp]
+    cdef int us = pos.side
+    cdef int64_t sum
+    if not correction_on():
         return raw          # off: no table access on the hot path
-    return raw + ((<int>correction_entry(c, pos)[0] + CORR_GRAIN // 2) >> 8)
+    sum = (<int64_t>CORR_PAWN_W * c.pawn[us][st.pawn_key & (CORR_SIZE - 1)]
+           + <int64_t>CORR_NONPAWN_W * (c.nonpawn[us][WHITE][st.nonpawn_key[WHITE] & (CORR_SIZE - 1)]
+                                        + c.nonpawn[us][BLACK][st.nonpawn_key[BLACK] & (CORR_SIZE - 1)])
+           + <int64_t>CORR_CONT_W * cont_correction_entry(c, ss)[0])
+    # weight / 64 cp per full entry: sum / (64 * CORR_LIMIT), rounded toward zero
+    return raw + <int>(sum // (64 * CORR_LIMIT) if sum >= 0 else -((-sum) // (64 * CORR_LIMIT)))
 
-cdef inline void update_correction(CorrectionHistory *c, const Pos *pos, int raw, int result,
-                                   int depth) noexcept nogil:
-    """Move the entry toward result - raw, by more the deeper the search."""
-    cdef int16_t *entry
-    cdef int bound = CORR_MAX_CP * CORR_GRAIN
-    cdef int target = (result - raw) * CORR_GRAIN
-    cdef int weight = 4 * (depth + 1) if 4 * (depth + 1) < CORR_WEIGHT_MAX else CORR_WEIGHT_MAX
-    cdef int value
-    if not CORR_MAX_CP:
+cdef inline void correction_gravity(int16_t *entry, int bonus) noexcept nogil:
+    cdef int b = bonus if bonus >= 0 else -bonus
+    entry[0] += bonus - entry[0] * b // CORR_LIMIT
+
+cdef inline void update_correction(CorrectionHistory *c, const Pos *pos, const SStack *ss,
+                                   int corrected, int result, int depth) noexcept nogil:
+    """Move every table's entry toward closing result - corrected, by more
+    the deeper the search."""
+    cdef const StateInfo *st = &pos.st[pos.sp]
+    cdef int us = pos.side
+    cdef int bonus = (result - corrected) * depth // CORR_BONUS_DIV
+    if not correction_on():
         return              # off: every entry stays 0
-    entry = correction_entry(c, pos)
-    if target > bound:
-        target = bound
-    elif target < -bound:
-        target = -bound
-    value = (entry[0] * (256 - weight) + target * weight) // 256
-    entry[0] = <int16_t>value
+    if bonus > CORR_LIMIT // 4:
+        bonus = CORR_LIMIT // 4
+    elif bonus < -CORR_LIMIT // 4:
+        bonus = -CORR_LIMIT // 4
+    correction_gravity(&c.pawn[us][st.pawn_key & (CORR_SIZE - 1)], bonus)
+    correction_gravity(&c.nonpawn[us][WHITE][st.nonpawn_key[WHITE] & (CORR_SIZE - 1)], bonus)
+    correction_gravity(&c.nonpawn[us][BLACK][st.nonpawn_key[BLACK] & (CORR_SIZE - 1)], bonus)
+    correction_gravity(cont_correction_entry(c, ss), bonus)

@@ -15,7 +15,8 @@
 
 cdef enum:
     HIST_MAX = 16384        # bound of every history table (gravity formula)
-    CONT_PLIES = 3          # continuation histories used: 1, 2 and 4 plies back
+    PAWN_HIST_SIZE = 512    # pawn history entries (pawn key % this)
+    SS_OFFSET = 6           # the root's stack entry: (ss - 6) always exists
 
     ST_TT = 0
     ST_GEN_NOISY = 1
@@ -35,8 +36,9 @@ cdef enum:
 cdef int SEE_VALUE[7]
 SEE_VALUE[:] = [0, 100, 320, 330, 500, 950, 20000]
 
-# The search stack: one entry per ply, ss = stack + 4 at the root so that
-# (ss - 4) is always valid. Lives here because move ordering reads it.
+# The search stack: one entry per ply, ss = stack + SS_OFFSET at the root so
+# that (ss - 6), the oldest continuation history read, is always valid.
+# Lives here because move ordering reads it.
 cdef struct SStack:
     int ply
     int static_eval         # VALUE_NONE when in check; corrected (correction.pxi)
@@ -56,6 +58,7 @@ cdef struct Histories:
     int16_t capture[16][64][8]            # [piece][to][captured type]
     Move counter[16][64]                  # [previous piece][previous to] -> reply
     int16_t cont[16][64][16 * 64]         # [prev piece][prev to][piece * 64 + to]
+    int16_t pawn[PAWN_HIST_SIZE][16 * 64] # [pawn key % size][piece * 64 + to] of quiet moves
 
 cdef struct Picker:
     int stage
@@ -264,11 +267,30 @@ cdef bint see_ge(const Pos *pos, Move m, int threshold) noexcept nogil:
 
 # ---------------------------------------------------------------- scoring
 
-cdef inline int quiet_score(const Pos *pos, Histories *h, SStack *ss, Move m) noexcept nogil:
+# Pawn history (Stockfish 2023): how a quiet (piece, to) fared with this
+# pawn structure. Its weight in move ordering and in the search's history
+# score, in percent (0 off).
+cdef int PAWN_HIST_PCT = 100
+# Continuation histories 4 and 6 plies back (the same side's moves before):
+# their weight, in percent, in move ordering and in the search's history
+# score that drives pruning and LMR (0 off).
+cdef int CONT_FAR_PCT = 50
+
+cdef inline int16_t *pawn_history(const Pos *pos, Histories *h) noexcept nogil:
+    return &h.pawn[pos.st[pos.sp].pawn_key & (PAWN_HIST_SIZE - 1)][0]
+
+cdef inline int quiet_history(const Pos *pos, Histories *h, SStack *ss, Move m) noexcept nogil:
+    """What the histories say of a quiet move: the main (from, to) table,
+    the continuations 1, 2, 4 and 6 plies back, the pawn history."""
     cdef int frm = move_from(m), to = move_to(m)
     cdef int idx = pos.board[frm] * 64 + to
     return (h.main[pos.side][frm * 64 + to]
-            + (ss - 1).cont_hist[idx] + (ss - 2).cont_hist[idx] + (ss - 4).cont_hist[idx] // 2)
+            + (ss - 1).cont_hist[idx] + (ss - 2).cont_hist[idx]
+            + ((ss - 4).cont_hist[idx] + (ss - 6).cont_hist[idx]) * CONT_FAR_PCT // 100
+            + pawn_history(pos, h)[idx] * PAWN_HIST_PCT // 100)
+
+cdef inline int quiet_score(const Pos *pos, Histories *h, SStack *ss, Move m) noexcept nogil:
+    return quiet_history(pos, h, ss, m)
 
 cdef inline int noisy_score(const Pos *pos, Histories *h, Move m) noexcept nogil:
     cdef int cap = captured_type(pos, m)
@@ -459,10 +481,12 @@ cdef inline void update_cont_histories(SStack *ss, int piece, int to, int bonus)
     history_update(&(ss - 1).cont_hist[idx], bonus)
     history_update(&(ss - 2).cont_hist[idx], bonus)
     history_update(&(ss - 4).cont_hist[idx], bonus)
+    history_update(&(ss - 6).cont_hist[idx], bonus)
 
 cdef inline void update_quiet_history(Pos *pos, Histories *h, SStack *ss, Move m, int bonus) noexcept nogil:
     cdef int frm = move_from(m), to = move_to(m)
     history_update(&h.main[pos.side][frm * 64 + to], bonus)
+    history_update(&pawn_history(pos, h)[pos.board[frm] * 64 + to], bonus)
     update_cont_histories(ss, pos.board[frm], to, bonus)
 
 cdef void update_move_stats(Pos *pos, Histories *h, SStack *ss, Move best, int depth,

@@ -140,6 +140,7 @@ cdef void do_move(Pos *pos, Move m) noexcept nogil:
     cdef int pc = pos.board[frm], captured = 0, cap_sq, idx, kto, rto
     cdef u64 key = old.key ^ Z_SIDE
     cdef u64 pawn_key = old.pawn_key
+    cdef u64 np_us = old.nonpawn_key[us], np_them = old.nonpawn_key[them]
     pos.sp += 1
     st.halfmove = old.halfmove + 1
     st.plies_from_null = old.plies_from_null + 1
@@ -161,6 +162,8 @@ cdef void do_move(Pos *pos, Move m) noexcept nogil:
         key ^= Z_PIECE[make_piece(us, KING)][frm] ^ Z_PIECE[make_piece(us, KING)][kto]
         key ^= Z_PIECE[make_piece(us, ROOK)][to] ^ Z_PIECE[make_piece(us, ROOK)][rto]
         pawn_key ^= Z_PIECE[make_piece(us, KING)][frm] ^ Z_PIECE[make_piece(us, KING)][kto]
+        np_us ^= Z_PIECE[make_piece(us, KING)][frm] ^ Z_PIECE[make_piece(us, KING)][kto]
+        np_us ^= Z_PIECE[make_piece(us, ROOK)][to] ^ Z_PIECE[make_piece(us, ROOK)][rto]
     else:
         if kind == KIND_EP:
             cap_sq = to - 8 if us == WHITE else to + 8
@@ -172,6 +175,8 @@ cdef void do_move(Pos *pos, Move m) noexcept nogil:
             key ^= Z_PIECE[captured][cap_sq]
             if type_of(captured) == PAWN:
                 pawn_key ^= Z_PIECE[captured][cap_sq]
+            else:
+                np_them ^= Z_PIECE[captured][cap_sq]
             st.halfmove = 0
         move_piece(pos, frm, to)
         key ^= Z_PIECE[pc][frm] ^ Z_PIECE[pc][to]
@@ -187,8 +192,11 @@ cdef void do_move(Pos *pos, Move m) noexcept nogil:
                 put_piece(pos, make_piece(us, promo_piece(m)), to)
                 key ^= Z_PIECE[pc][to] ^ Z_PIECE[make_piece(us, promo_piece(m))][to]
                 pawn_key ^= Z_PIECE[pc][to]
-        elif type_of(pc) == KING:
-            pawn_key ^= Z_PIECE[pc][frm] ^ Z_PIECE[pc][to]
+                np_us ^= Z_PIECE[make_piece(us, promo_piece(m))][to]
+        else:
+            np_us ^= Z_PIECE[pc][frm] ^ Z_PIECE[pc][to]
+            if type_of(pc) == KING:
+                pawn_key ^= Z_PIECE[pc][frm] ^ Z_PIECE[pc][to]
 
     st.castle = old.castle & pos.castle_mask[frm] & pos.castle_mask[to]
     if st.castle != old.castle:
@@ -196,6 +204,8 @@ cdef void do_move(Pos *pos, Move m) noexcept nogil:
     st.captured = captured
     st.key = key
     st.pawn_key = pawn_key
+    st.nonpawn_key[us] = np_us
+    st.nonpawn_key[them] = np_them
     pos.side = them
     if us == BLACK:
         pos.fullmove += 1
@@ -236,6 +246,8 @@ cdef void do_null_move(Pos *pos) noexcept nogil:
     if old.ep != NO_SQ:
         st.key ^= Z_EP[file_of(old.ep)]
     st.pawn_key = old.pawn_key
+    st.nonpawn_key[0] = old.nonpawn_key[0]
+    st.nonpawn_key[1] = old.nonpawn_key[1]
     st.checkers = 0
     st.halfmove = old.halfmove + 1
     st.plies_from_null = 0
@@ -285,12 +297,15 @@ cdef void compute_keys(Pos *pos) noexcept nogil:
     cdef int sq, pc
     st.key = 0
     st.pawn_key = 0
+    st.nonpawn_key[0] = st.nonpawn_key[1] = 0
     for sq in range(64):
         pc = pos.board[sq]
         if pc:
             st.key ^= Z_PIECE[pc][sq]
             if type_of(pc) == PAWN or type_of(pc) == KING:
                 st.pawn_key ^= Z_PIECE[pc][sq]
+            if type_of(pc) != PAWN:
+                st.nonpawn_key[color_of(pc)] ^= Z_PIECE[pc][sq]
     st.key ^= Z_CASTLE[st.castle]
     if st.ep != NO_SQ:
         st.key ^= Z_EP[file_of(st.ep)]

@@ -106,6 +106,18 @@ cdef double LMR_DIV = 2.25
 cdef int LMR_HIST_DIV = 16384    #   one ply less (more) per this much history
 cdef int QS_FUT_MARGIN = 160     # quiescence: delta pruning margin
 cdef int QS_SEE_MARGIN = -50     # quiescence: prune captures with SEE below this
+# Capture history in the pruning and reduction of captures (Stockfish's use
+# of it): a capture that has often cut is pruned later and reduced less.
+cdef int CAP_SEE_HIST_DIV = 32   #   SEE pruning threshold moves by capture history / this,
+                                 #   at most 3/4 of SEE_NOISY_MUL * depth (0 off)
+cdef int CAP_FUT_DEPTH = 7       #   capture futility below this lmr depth (0 off)
+cdef int CAP_FUT_BASE = 150      #     prune when eval + base + mul*lmr_depth + captured + hist/div <= alpha
+cdef int CAP_FUT_MUL = 120
+cdef int CAP_FUT_HIST_DIV = 32
+cdef int CAP_LMR_DIV = 8192      #   one ply less (more) per this much capture history (0 off)
+# The 50-move rule: the static evaluation shrinks toward a draw as the
+# halfmove clock grows, by halfmove / this (0 off; Stockfish's (200 - r50) / 200 shape).
+cdef int RULE50_DAMP = 200
 
 cdef int LMR_TABLE[64][64]
 
@@ -157,7 +169,7 @@ cdef struct SearchShared:
 
 cdef struct SearchThread:
     Pos pos
-    SStack stack[MAX_PLY + 10]
+    SStack stack[MAX_PLY + SS_OFFSET + 6]
     Move pv[MAX_PLY + 2][MAX_PLY + 2]   # triangular PV table
     int pv_len[MAX_PLY + 2]
     RootMove root[MAX_MOVES]
@@ -225,6 +237,21 @@ cdef inline int value_from_tt(int v, int ply, int rule50) noexcept nogil:
             return -VALUE_TB_WIN_IN_MAX + 1
         return v + ply
     return v
+
+cdef inline int rule50_damped(int v, int halfmove) noexcept nogil:
+    """The static evaluation pulled toward a draw as the 50-move rule nears."""
+    if RULE50_DAMP <= 0:
+        return v
+    if halfmove >= RULE50_DAMP:
+        return 0
+    return v * (RULE50_DAMP - halfmove) // RULE50_DAMP
+
+cdef inline int search_eval(SearchThread *t, SStack *ss) noexcept nogil:
+    """The static evaluation the search steps read: ss.raw_eval moved by the
+    correction histories, then damped by the halfmove clock."""
+    cdef Pos *pos = &t.pos
+    return clamp_eval(rule50_damped(corrected_eval(&t.corr, pos, ss, ss.raw_eval),
+                                    pos.st[pos.sp].halfmove))
 
 cdef inline int clamp_eval(int v) noexcept nogil:
     if v >= VALUE_TB_WIN_IN_MAX:
@@ -338,6 +365,27 @@ cdef inline void set_stack_move(SearchThread *t, SStack *ss, Pos *pos, Move m) n
     ss.piece = pc
     ss.cont_hist = &t.hist.cont[pc][move_to(m)][0]
 
+cdef inline bint capture_pruned(Pos *pos, Move m, int static_eval, int alpha, int depth,
+                                int lmr_depth, int cap_hist) noexcept nogil:
+    """Step 14 for a capture or promotion that gives no check, once a move
+    has been searched: futility (even the captured piece and what the
+    capture history promises leave the static evaluation below alpha; not
+    in check, static_eval VALUE_NONE), then SEE pruning of a losing capture,
+    whose threshold a good capture history lowers and a bad one raises, by
+    at most 3/4 of the margin either way (Stockfish's clamp), so that a
+    capture that wins material is never pruned for its history."""
+    cdef int margin = SEE_NOISY_MUL * depth
+    cdef int shift = cap_hist // CAP_SEE_HIST_DIV if CAP_SEE_HIST_DIV > 0 else 0
+    if shift > margin * 3 // 4:
+        shift = margin * 3 // 4
+    elif shift < -(margin * 3 // 4):
+        shift = -(margin * 3 // 4)
+    if static_eval != VALUE_NONE and lmr_depth < CAP_FUT_DEPTH and not is_promotion(m) \
+            and static_eval + CAP_FUT_BASE + CAP_FUT_MUL * lmr_depth + SEE_VALUE[captured_type(pos, m)] \
+                + (cap_hist // CAP_FUT_HIST_DIV if CAP_FUT_HIST_DIV > 0 else 0) <= alpha:
+        return True
+    return not see_ge(pos, m, -margin - shift)
+
 cdef inline int tb_score(int wdl, int ply) noexcept nogil:
     if wdl >= 2:
         return VALUE_TB_WIN - ply
@@ -359,6 +407,7 @@ cdef int search(SearchThread *t, SStack *ss, int alpha, int beta, int depth, bin
     cdef int best_value = -VALUE_INF, max_value = VALUE_INF, value = 0, eval = VALUE_NONE
     cdef int tt_score = VALUE_NONE, move_count = 0, new_depth, ext, r, d, lmr_depth
     cdef int hist_score, sing_beta, wdl, bound, R, null_value, probcut_beta, ri = 0, i
+    cdef int cap_hist
     cdef Move m, best_move = MOVE_NONE, tt_move = MOVE_NONE, excluded = ss.excluded
     cdef u64 key
     cdef TTHit tte
@@ -385,9 +434,14 @@ cdef int search(SearchThread *t, SStack *ss, int alpha, int beta, int depth, bin
         t.seldepth = ply + 1
 
     if not root:
-        # Step 3. Draws and the maximum ply.
+        # Step 3. Draws, a move back to a position of the tree (at least a
+        # draw: cuckoo.pxi), and the maximum ply.
         if is_draw(pos, ply):
             return VALUE_DRAW
+        if UPCOMING_REP and alpha < VALUE_DRAW and upcoming_repetition(pos, ply):
+            alpha = VALUE_DRAW
+            if alpha >= beta:
+                return alpha
         if ply >= MAX_PLY - 2:
             return clamp_eval(eval_for_search(pos, t.pawns)) if not in_check else VALUE_DRAW
         # Step 4. Mate distance pruning: no line can beat a shorter mate.
@@ -449,8 +503,8 @@ cdef int search(SearchThread *t, SStack *ss, int alpha, int beta, int depth, bin
                     max_value = value
 
     # Step 7. Static evaluation (the hash table keeps it uncorrected), moved
-    # by the correction history, then refined by the hash score when its
-    # bound allows.
+    # by the correction histories and damped by the halfmove clock, then
+    # refined by the hash score when its bound allows.
     if in_check:
         ss.static_eval = eval = ss.raw_eval = VALUE_NONE
     elif excluded:
@@ -463,7 +517,7 @@ cdef int search(SearchThread *t, SStack *ss, int alpha, int beta, int depth, bin
             if not tt_hit:
                 tt_store(&sh.tt, key, DEPTH_EVAL_ONLY, VALUE_NONE, ss.raw_eval, MOVE_NONE, BOUND_NONE,
                          ss.tt_pv)
-        ss.static_eval = eval = clamp_eval(corrected_eval(&t.corr, pos, ss.raw_eval))
+        ss.static_eval = eval = search_eval(t, ss)
         if tt_score != VALUE_NONE and (tte.bound & (BOUND_LOWER if tt_score > eval else BOUND_UPPER)):
             eval = tt_score
     if not in_check:
@@ -570,11 +624,11 @@ cdef int search(SearchThread *t, SStack *ss, int alpha, int beta, int depth, bin
         quiet = not is_noisy(pos, m)
         gives_chk = gives_check(pos, m)
         new_depth = depth - 1
-        hist_score = 0
+        hist_score = cap_hist = 0
         if quiet:
-            hist_score = (h.main[us][move_from(m) * 64 + move_to(m)]
-                          + (ss - 1).cont_hist[pos.board[move_from(m)] * 64 + move_to(m)]
-                          + (ss - 2).cont_hist[pos.board[move_from(m)] * 64 + move_to(m)])
+            hist_score = quiet_history(pos, h, ss, m)
+        else:
+            cap_hist = h.capture[pos.board[move_from(m)]][move_to(m)][captured_type(pos, m)]
 
         if root and sh.currmove_after_ms >= 0 and t.id == 0:
             elapsed = now_ms() - sh.start_ms
@@ -601,9 +655,9 @@ cdef int search(SearchThread *t, SStack *ss, int alpha, int beta, int depth, bin
                 # SEE pruning of quiets that lose material.
                 if not see_ge(pos, m, -SEE_QUIET_MUL * lmr_depth * lmr_depth):
                     continue
-            elif not quiet:
-                if not gives_chk and not see_ge(pos, m, -SEE_NOISY_MUL * depth):
-                    continue
+            elif not gives_chk and capture_pruned(pos, m, ss.static_eval if not in_check else VALUE_NONE,
+                                                  alpha, depth, lmr_depth, cap_hist):
+                continue
 
         # Step 15. Extensions: singular extension of the hash move (with
         # multi-cut and negative extension), check extension.
@@ -650,6 +704,8 @@ cdef int search(SearchThread *t, SStack *ss, int alpha, int beta, int depth, bin
                 r -= hist_score // LMR_HIST_DIV
             else:
                 r = r // 2
+                if CAP_LMR_DIV > 0:
+                    r -= cap_hist // CAP_LMR_DIV
             r -= 1 if ss.tt_pv else 0
             r -= 1 if gives_chk else 0
             d = new_depth - r
@@ -730,7 +786,7 @@ cdef int search(SearchThread *t, SStack *ss, int alpha, int beta, int depth, bin
                 and best_value < VALUE_TB_WIN_IN_MAX and best_value > -VALUE_TB_WIN_IN_MAX
                 and not (bound == BOUND_LOWER and best_value <= ss.static_eval)
                 and not (bound == BOUND_UPPER and best_value >= ss.static_eval)):
-            update_correction(&t.corr, pos, ss.raw_eval, best_value, depth)
+            update_correction(&t.corr, pos, ss, ss.static_eval, best_value, depth)
     return best_value
 
 
@@ -750,7 +806,7 @@ cdef int qsearch(SearchThread *t, SStack *ss, int alpha, int beta) noexcept nogi
     cdef TTHit tte
     cdef Picker mp
 
-    # Step 1. Stop check, draws, maximum ply.
+    # Step 1. Stop check, draws, an upcoming repetition, maximum ply.
     t.pv_len[ply] = 0
     if should_stop(t):
         return 0
@@ -759,6 +815,10 @@ cdef int qsearch(SearchThread *t, SStack *ss, int alpha, int beta) noexcept nogi
         t.seldepth = ply + 1
     if is_draw(pos, ply):
         return VALUE_DRAW
+    if UPCOMING_REP and alpha < VALUE_DRAW and upcoming_repetition(pos, ply):
+        alpha = VALUE_DRAW
+        if alpha >= beta:
+            return alpha
     if ply >= MAX_PLY - 2:
         return clamp_eval(eval_for_search(pos, t.pawns)) if not in_check else VALUE_DRAW
 
@@ -785,7 +845,7 @@ cdef int qsearch(SearchThread *t, SStack *ss, int alpha, int beta) noexcept nogi
             ss.raw_eval = tte.eval
         else:
             ss.raw_eval = clamp_eval(eval_for_search(pos, t.pawns))
-        ss.static_eval = eval = clamp_eval(corrected_eval(&t.corr, pos, ss.raw_eval))
+        ss.static_eval = eval = search_eval(t, ss)
         best_value = eval
         # The hash score refines the stand pat, but a mate score is the
         # value of a move, never of standing pat (it would also cut the PV).
@@ -893,7 +953,7 @@ cdef inline bint helper_skips(int id, int depth, int game_ply) noexcept nogil:
 
 cdef void iterative_deepening(SearchThread *t) noexcept nogil:
     cdef SearchShared *sh = t.sh
-    cdef SStack *ss = &t.stack[4]
+    cdef SStack *ss = &t.stack[SS_OFFSET]
     cdef int depth, pv_idx, alpha, beta, delta, score, i, prev, multipv
     cdef int max_depth = MAX_SEARCH_DEPTH
     cdef int game_ply = t.pos.sp

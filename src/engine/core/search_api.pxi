@@ -70,9 +70,9 @@ cdef void prepare_thread(SearchThread *t, Pos *root, RootMove *moves, int count)
         # from it instead of refreshing (with the hash kept across a game's
         # moves, the root and the first plies are such nodes).
         nnue_accumulator(&t.pos, NNUE_NET)
-    for i in range(MAX_PLY + 10):
+    for i in range(MAX_PLY + SS_OFFSET + 6):
         s = &t.stack[i]
-        s.ply = i - 4 if i >= 4 else 0
+        s.ply = i - SS_OFFSET if i >= SS_OFFSET else 0
         s.static_eval = VALUE_NONE
         s.raw_eval = VALUE_NONE
         s.move = MOVE_NONE
@@ -670,18 +670,25 @@ TUNABLE_NAMES = ("ASP_DELTA", "ASP_MIN_DEPTH", "RAZOR_BASE", "RAZOR_MUL", "RFP_D
                  "PROBCUT_DEPTH", "PROBCUT_MARGIN", "IIR_DEPTH", "LMP_BASE", "FUT_DEPTH", "FUT_BASE",
                  "FUT_MUL", "HIST_PRUNE_DEPTH", "HIST_PRUNE_MUL", "SEE_QUIET_MUL", "SEE_NOISY_MUL",
                  "SE_DEPTH", "SE_TT_DEPTH", "DE_MARGIN", "DE_LIMIT", "LMR_HIST_DIV", "QS_FUT_MARGIN",
-                 "QS_SEE_MARGIN", "HELPER_SKIP", "CHECK_EXT", "CORR_MAX_CP", "CORR_WEIGHT_MAX",
+                 "QS_SEE_MARGIN", "HELPER_SKIP", "CHECK_EXT",
+                 # the search bundle of issue 65 (correction.pxi, movepick.pxi, cuckoo.pxi, search.pxi)
+                 "CORR_PAWN_W", "CORR_NONPAWN_W", "CORR_CONT_W", "CORR_BONUS_DIV", "PAWN_HIST_PCT",
+                 "CONT_FAR_PCT", "CAP_SEE_HIST_DIV", "CAP_FUT_DEPTH", "CAP_FUT_BASE", "CAP_FUT_MUL",
+                 "CAP_FUT_HIST_DIV", "CAP_LMR_DIV", "UPCOMING_REP", "RULE50_DAMP",
                  # time_scale.pxi
                  "TM_NODE_BASE", "TM_NODE_MUL", "TM_NODE_MIN", "TM_STABLE_BASE", "TM_STABLE_STEP",
                  "TM_STABLE_MIN", "TM_CHANGE_MUL", "TM_SCORE_BACK", "TM_SCORE_ITER", "TM_SCORE_MOVE",
                  "TM_SCORE_MIN", "TM_SCORE_MAX", "TM_SCALE_MIN", "TM_SCALE_MAX", "TM_INSIDE", "TM_MIN_DEPTH")
-cdef int *TUNABLE_PTRS[49]
+cdef int *TUNABLE_PTRS[61]
 TUNABLE_PTRS[:] = [&ASP_DELTA, &ASP_MIN_DEPTH, &RAZOR_BASE, &RAZOR_MUL, &RFP_DEPTH, &RFP_MARGIN,
                    &NMP_MIN_DEPTH, &NMP_BASE_R, &NMP_DEPTH_DIV, &NMP_EVAL_DIV, &NMP_VERIFY_DEPTH,
                    &PROBCUT_DEPTH, &PROBCUT_MARGIN, &IIR_DEPTH, &LMP_BASE, &FUT_DEPTH, &FUT_BASE,
                    &FUT_MUL, &HIST_PRUNE_DEPTH, &HIST_PRUNE_MUL, &SEE_QUIET_MUL, &SEE_NOISY_MUL,
                    &SE_DEPTH, &SE_TT_DEPTH, &DE_MARGIN, &DE_LIMIT, &LMR_HIST_DIV, &QS_FUT_MARGIN,
-                   &QS_SEE_MARGIN, &HELPER_SKIP, &CHECK_EXT, &CORR_MAX_CP, &CORR_WEIGHT_MAX,
+                   &QS_SEE_MARGIN, &HELPER_SKIP, &CHECK_EXT,
+                   &CORR_PAWN_W, &CORR_NONPAWN_W, &CORR_CONT_W, &CORR_BONUS_DIV, &PAWN_HIST_PCT,
+                   &CONT_FAR_PCT, &CAP_SEE_HIST_DIV, &CAP_FUT_DEPTH, &CAP_FUT_BASE, &CAP_FUT_MUL,
+                   &CAP_FUT_HIST_DIV, &CAP_LMR_DIV, &UPCOMING_REP, &RULE50_DAMP,
                    &TM_NODE_BASE, &TM_NODE_MUL, &TM_NODE_MIN, &TM_STABLE_BASE, &TM_STABLE_STEP,
                    &TM_STABLE_MIN, &TM_CHANGE_MUL, &TM_SCORE_BACK, &TM_SCORE_ITER, &TM_SCORE_MOVE,
                    &TM_SCORE_MIN, &TM_SCORE_MAX, &TM_SCALE_MIN, &TM_SCALE_MAX, &TM_INSIDE, &TM_MIN_DEPTH]
@@ -706,22 +713,133 @@ def _time_scale_after(iterations, prev_search_score=None):
     return [time_scale_update(&ts, depth, <Move>best, score, <u64>best_nodes, <u64>all_nodes, changes)
             for depth, best, score, best_nodes, all_nodes, changes in iterations]
 
-def _correction_after(updates, fen=None, read_fen=None):
+cdef void _stack_with_moves(SStack *ss, prev) noexcept:
+    """(ss - 2) and (ss - 1) made the moves of `prev`: ((piece, to) two plies
+    back, (piece, to) one ply back), piece codes as python-chess's piece
+    type + 8 for Black; None: no moves (the root)."""
+    cdef int i
+    for i in range(1, 3):
+        (ss - i).piece = 0
+        (ss - i).move = MOVE_NONE
+    if prev:
+        (ss - 2).piece, to2 = prev[0]
+        (ss - 2).move = make_move(0, to2, KIND_NORMAL)
+        (ss - 1).piece, to1 = prev[1]
+        (ss - 1).move = make_move(0, to1, KIND_NORMAL)
+
+def _correction_after(updates, fen=None, read_fen=None, prev=None, read_prev=None):
     """For tests: on a scratch table, make these (raw eval, search result,
     depth) updates as the search does at a node of `fen` (default: the start
-    position), then return the correction (centipawns) that the static
-    evaluation of `read_fen` (default: `fen`) gets."""
+    position) reached by the moves `prev` (see _stack_with_moves), each
+    against the evaluation corrected so far; then return the correction
+    (centipawns) that the static evaluation of `read_fen` (default: `fen`)
+    reached by `read_prev` (default: `prev`) gets."""
     cdef CorrectionHistory *c = <CorrectionHistory *>calloc(1, sizeof(CorrectionHistory))
+    cdef SStack stack[3]
     cdef Position position = Position(fen) if fen else Position()
     cdef Position reader = Position(read_fen) if read_fen else position
     if c == NULL:
         raise MemoryError()
     try:
+        _stack_with_moves(&stack[2], prev)
         for raw, result, depth in updates:
-            update_correction(c, position.pos, raw, result, depth)
-        return corrected_eval(c, reader.pos, 0)
+            update_correction(c, position.pos, &stack[2],
+                              corrected_eval(c, position.pos, &stack[2], raw), result, depth)
+        _stack_with_moves(&stack[2], read_prev if read_prev is not None else prev)
+        return corrected_eval(c, reader.pos, &stack[2], 0)
     finally:
         free(c)
+
+def _search_static_eval(Search search not None, Position position not None):
+    """For tests: (raw, as the search reads it) static evaluation of
+    `position` (as a root: no moves before it) with the main thread's
+    correction histories as the last search left them, and the halfmove
+    damping. Only while the search is idle."""
+    cdef SearchThread *t = search.thread_data[0]
+    cdef SStack stack[3]
+    cdef int raw
+    search._check_idle("_search_static_eval")
+    if search.sh.use_nnue:
+        raise ValueError("_search_static_eval reads the classical evaluation: use_nnue must be off")
+    _stack_with_moves(&stack[2], None)
+    raw = clamp_eval(eval_for_search(position.pos, t.pawns))
+    return raw, clamp_eval(rule50_damped(corrected_eval(&t.corr, position.pos, &stack[2], raw),
+                                         position.pos.st[position.pos.sp].halfmove))
+
+def _upcoming_repetition(Position position not None, int ply):
+    """For tests: whether the side to move of `position` (with its history)
+    has a move back to a position fewer than `ply` plies back (cuckoo.pxi)."""
+    return bool(upcoming_repetition(position.pos, ply))
+
+def _nonpawn_keys(Position position not None, bint scratch=False):
+    """For tests: (White's, Black's) non-pawn keys of the position, as kept
+    incrementally through its moves, or recomputed from the board."""
+    cdef StateInfo saved
+    cdef StateInfo *st = &position.pos.st[position.pos.sp]
+    if not scratch:
+        return st.nonpawn_key[WHITE], st.nonpawn_key[BLACK]
+    saved = st[0]
+    compute_keys(position.pos)
+    result = st.nonpawn_key[WHITE], st.nonpawn_key[BLACK]
+    st[0] = saved
+    return result
+
+def _capture_pruned(Position position not None, str uci, static_eval, int alpha, int depth,
+                    int lmr_depth, int cap_hist):
+    """For tests: whether Step 14 prunes this capture (search.pxi's
+    capture_pruned); static_eval None: in check."""
+    cdef Move m = parse_uci_move(position.pos, uci)
+    if m == MOVE_NONE:
+        raise ValueError(f"illegal move {uci}")
+    return bool(capture_pruned(position.pos, m, VALUE_NONE if static_eval is None else static_eval,
+                               alpha, depth, lmr_depth, cap_hist))
+
+cdef void _place_moves_before(SStack *ss, Histories *h, moves_before) except *:
+    """(ss - 1), (ss - 2), ... made the moves of moves_before, newest last."""
+    cdef int i
+    if len(moves_before) > SS_OFFSET:
+        raise ValueError("at most 6 moves before the node")
+    for i in range(1, SS_OFFSET + 1):
+        (ss - i).cont_hist = &h.cont[0][0][0]
+    for i, (piece, to) in enumerate(reversed(moves_before), start=1):
+        (ss - i).cont_hist = &h.cont[piece][to][0]
+
+cdef Move _quiet_move(Position position, str uci) except? 0xFFFF:
+    cdef Move m = parse_uci_move(position.pos, uci)
+    if m == MOVE_NONE or is_noisy(position.pos, m):
+        raise ValueError(f"not a legal quiet move: {uci}")
+    return m
+
+def _quiet_history_after(rewards, str fen, str uci, prev=()):
+    """For tests: on scratch histories, reward (bonus > 0) or punish quiet
+    moves as a cutoff does, then return what the histories say of `uci` in
+    `fen` (movepick.pxi's quiet_history, the score that orders quiets and
+    drives their pruning and LMR). rewards: (fen, uci, bonus, prev) tuples;
+    prev: the (piece, to) of the moves before the node, oldest first, at
+    most 6 (pieces as python-chess's piece type + 8 for Black)."""
+    cdef Histories *h = <Histories *>calloc(1, sizeof(Histories))
+    cdef SStack stack[SS_OFFSET + 1]
+    cdef SStack *ss = &stack[SS_OFFSET]
+    cdef Position position
+    cdef Move m
+    if h == NULL:
+        raise MemoryError()
+    try:
+        for reward_fen, reward_uci, bonus, reward_prev in rewards:
+            position = Position(reward_fen)
+            m = _quiet_move(position, reward_uci)
+            _place_moves_before(ss, h, reward_prev)
+            update_quiet_history(position.pos, h, ss, m, bonus)
+        position = Position(fen)
+        m = _quiet_move(position, uci)
+        _place_moves_before(ss, h, prev)
+        return quiet_history(position.pos, h, ss, m)
+    finally:
+        free(h)
+
+def _cuckoo_count():
+    """For tests: how many reversible-move keys the cuckoo table holds."""
+    return CUCKOO_COUNT
 
 def _tt_torn_entry_check():
     """For tests: (hit after a store, hit after the data word alone was

@@ -46,9 +46,23 @@ RANGES: Dict[str, Tuple[int, int]] = {
     "QS_SEE_MARGIN": (-400, 200),
     "HELPER_SKIP": (0, 1),
     "CHECK_EXT": (0, 2),
-    # correction.pxi: 127 keeps 127 * 256 inside the int16 entries
-    "CORR_MAX_CP": (0, 127),
-    "CORR_WEIGHT_MAX": (1, 256),
+    # the search bundle of issue 65. correction.pxi: weight / 64 cp per full
+    # entry (16384: 256 cp); movepick.pxi: percentages; 0 switches a piece off
+    # wherever the range starts at 0 (every division by one is guarded)
+    "CORR_PAWN_W": (0, 16384),
+    "CORR_NONPAWN_W": (0, 16384),
+    "CORR_CONT_W": (0, 16384),
+    "CORR_BONUS_DIV": (1, 64),
+    "PAWN_HIST_PCT": (0, 400),
+    "CONT_FAR_PCT": (0, 200),
+    "CAP_SEE_HIST_DIV": (0, 256),
+    "CAP_FUT_DEPTH": (0, 16),
+    "CAP_FUT_BASE": (0, 800),
+    "CAP_FUT_MUL": (0, 500),
+    "CAP_FUT_HIST_DIV": (0, 256),
+    "CAP_LMR_DIV": (0, 100000),
+    "UPCOMING_REP": (0, 1),
+    "RULE50_DAMP": (0, 1000),
     # time_scale.pxi: percentages of the soft limit; TM_SCORE_BACK below its table size (16)
     "TM_NODE_BASE": (50, 400),
     "TM_NODE_MUL": (0, 300),
