@@ -110,3 +110,7 @@ def test_two_workers_build_the_same_book_and_cache_as_one(tmp_path, capsys):
                                            "--tsv", str(tsv)])) == 2
     assert "--workers needs --verify-depth" in capsys.readouterr().err
     assert book_cli.run(parser.parse_args(["build", str(tmp_path / "x.bin"), "--workers", "0"] + common)) == 2
+    # a judge that cannot start is reported by the parent, before any worker is spawned
+    bad = [a if a != stockfish else str(tmp_path / "no-such-engine") for a in common]
+    assert book_cli.run(parser.parse_args(["build", str(tmp_path / "x.bin"), "--workers", "2"] + bad)) == 2
+    assert "cannot start the recheck engine" in capsys.readouterr().err

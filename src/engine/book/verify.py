@@ -102,7 +102,7 @@ class Verifier:
         self.dropped_by_recheck = 0
         # the recheck's judge: Vireo's own search, or a UCI engine (judge.py) when named
         self.recheck_engine = recheck_engine
-        self._judge = open_judge(recheck_engine) if recheck_engine and workers == 1 else None
+        self._judge = open_judge(recheck_engine) if recheck_engine else None
         self.cache = JudgeCache(recheck_cache, write=_cache_writes) if recheck_cache and recheck_engine else None
 
     def close(self) -> None:
