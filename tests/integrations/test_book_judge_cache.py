@@ -62,14 +62,24 @@ def test_the_recheck_ends_on_a_verdict_over_exactly_the_moves_kept(tmp_path):
         engine.quit()
 
 
-def test_a_book_built_with_the_cache_is_the_book_built_without(tmp_path):
-    stockfish = require_engine("stockfish")
+def lines_tsv(tmp_path, pgns):
+    """A lichess-style opening list with one named line per PGN."""
     tsv = tmp_path / "lines.tsv"
-    tsv.write_text("eco\tname\tpgn\n" + "".join(f"A00\tline {i}\t{pgn}\n" for i, pgn in enumerate(
-        ["1. d4 Nf6 2. c4", "1. d4 Nf6 2. e4", "1. d4 Nf6 2. Nf3", "1. e4 e5 2. Nf3", "1. e4 e5 2. Qh5",
-         "1. e4 c5 2. Nf3", "1. e4 e5 2. Nf3", "1. d4 Nf6 2. c4"])))
+    tsv.write_text("eco\tname\tpgn\n" + "".join(f"A00\tline {i}\t{pgn}\n" for i, pgn in enumerate(pgns)))
+    return tsv
+
+
+def book_parser():
     parser = argparse.ArgumentParser()
     book_cli.add_arguments(parser)
+    return parser
+
+
+def test_a_book_built_with_the_cache_is_the_book_built_without(tmp_path):
+    stockfish = require_engine("stockfish")
+    tsv = lines_tsv(tmp_path, ["1. d4 Nf6 2. c4", "1. d4 Nf6 2. e4", "1. d4 Nf6 2. Nf3", "1. e4 e5 2. Nf3",
+                               "1. e4 e5 2. Qh5", "1. e4 c5 2. Nf3", "1. e4 e5 2. Nf3", "1. d4 Nf6 2. c4"])
+    parser = book_parser()
     common = ["--min-games", "1", "--verify-depth", "4", "--verify-margin", "300",
               "--recheck-engine", stockfish, "--recheck-depth", "8", "--recheck-margin", "40", "--tsv", str(tsv)]
     cache = str(tmp_path / "judge.jsonl")
@@ -87,12 +97,9 @@ def test_two_workers_build_the_same_book_and_cache_as_one(tmp_path, capsys):
     """--workers judges positions in parallel processes; each position is judged on
     its own, so the book, the counts and the cached verdicts are those of one worker."""
     stockfish = require_engine("stockfish")
-    tsv = tmp_path / "lines.tsv"
-    tsv.write_text("eco\tname\tpgn\n" + "".join(f"A00\tline {i}\t{pgn}\n" for i, pgn in enumerate(
-        ["1. d4 Nf6 2. c4", "1. d4 Nf6 2. e4", "1. d4 Nf6 2. Nf3", "1. e4 e5 2. Nf3", "1. e4 e5 2. Qh5",
-         "1. e4 c5 2. Nf3", "1. c4 e5 2. g4", "1. Nf3 d5 2. h4"])))
-    parser = argparse.ArgumentParser()
-    book_cli.add_arguments(parser)
+    tsv = lines_tsv(tmp_path, ["1. d4 Nf6 2. c4", "1. d4 Nf6 2. e4", "1. d4 Nf6 2. Nf3", "1. e4 e5 2. Nf3",
+                               "1. e4 e5 2. Qh5", "1. e4 c5 2. Nf3", "1. c4 e5 2. g4", "1. Nf3 d5 2. h4"])
+    parser = book_parser()
     common = ["--verify-depth", "4", "--verify-margin", "300", "--recheck-engine", stockfish,
               "--recheck-depth", "8", "--recheck-margin", "40", "--tsv", str(tsv)]
     results = []
