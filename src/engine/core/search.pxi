@@ -346,10 +346,10 @@ cdef inline void update_pv(SearchThread *t, int ply, Move m) noexcept nogil:
         t.pv[ply][j + 1] = t.pv[ply + 1][j]
     t.pv_len[ply] = n + 1
 
-cdef inline void prefetch_child(SearchThread *t, Pos *pos, Move m) noexcept nogil:
-    """Start loading the child's hash bucket before the move is made. The key
-    is approximate for castling, en passant and promotions: a wrong guess
-    only wastes the prefetch."""
+cdef inline void prefetch_child(SearchThread *t, Pos *pos, SStack *ss, Move m) noexcept nogil:
+    """Start loading the child's hash bucket, and its continuation correction
+    entry, before the move is made. The key is approximate for castling, en
+    passant and promotions: a wrong guess only wastes the prefetch."""
     cdef StateInfo *st = &pos.st[pos.sp]
     cdef int frm = move_from(m), to = move_to(m), pc = pos.board[frm]
     cdef u64 key = st.key ^ Z_SIDE ^ Z_PIECE[pc][frm] ^ Z_PIECE[pc][to]
@@ -358,6 +358,7 @@ cdef inline void prefetch_child(SearchThread *t, Pos *pos, Move m) noexcept nogi
     if st.ep != NO_SQ:
         key ^= Z_EP[file_of(st.ep)]
     tt_prefetch(&t.sh.tt, key)
+    correction_prefetch(&t.corr, ss, pc, m)
 
 cdef inline void set_stack_move(SearchThread *t, SStack *ss, Pos *pos, Move m) noexcept nogil:
     cdef int pc = pos.board[move_from(m)]
@@ -581,7 +582,7 @@ cdef int search(SearchThread *t, SStack *ss, int alpha, int beta, int depth, bin
                     break
                 if not see_ge(pos, m, probcut_beta - ss.static_eval):
                     continue
-                prefetch_child(t, pos, m)
+                prefetch_child(t, pos, ss, m)
                 set_stack_move(t, ss, pos, m)
                 do_move(pos, m)
                 counter_inc(&t.nodes)
@@ -618,7 +619,7 @@ cdef int search(SearchThread *t, SStack *ss, int alpha, int beta, int depth, bin
                 break
         if m == excluded:
             continue
-        prefetch_child(t, pos, m)       # early: the pruning tests below hide the latency
+        prefetch_child(t, pos, ss, m)       # early: the pruning tests below hide the latency
         move_count += 1
         ss.move_count = move_count
         quiet = not is_noisy(pos, m)
@@ -870,7 +871,7 @@ cdef int qsearch(SearchThread *t, SStack *ss, int alpha, int beta) noexcept nogi
         m = next_move(&mp, pos, ss, h, False)
         if m == MOVE_NONE:
             break
-        prefetch_child(t, pos, m)
+        prefetch_child(t, pos, ss, m)
         move_count += 1
         if best_value > -VALUE_TB_WIN_IN_MAX and not in_check:
             # Delta pruning: even winning the captured piece cannot reach
