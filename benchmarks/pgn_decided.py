@@ -25,14 +25,17 @@ these splits between the equal-node and the equal-time runs.
 from __future__ import annotations
 
 import argparse
-import lzma
 import re
 import sys
 from collections import defaultdict
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import chess
 import chess.pgn
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))   # also when imported by path, as the tests do
+from pgn_time_profile import read_games  # noqa: E402  (the same PGN reader, .xz included)
 
 SCORE = re.compile(r"^\s*([+-]?)(M?)(\d+(?:\.\d+)?)/\d+ ")
 MATE_CP = 10_000
@@ -40,14 +43,6 @@ STRETCHES = ((1, 40), (41, 80), (81, 10_000))
 PHASES = ((17, 24, "phase 17-24"), (9, 16, "phase 9-16"), (0, 8, "phase 0-8"))
 PHASE_WEIGHT = {chess.KNIGHT: 1, chess.BISHOP: 1, chess.ROOK: 2, chess.QUEEN: 4}
 RESULT_POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
-
-
-def read_games(paths):
-    for path in paths:
-        opener = lzma.open if path.endswith(".xz") else open
-        with opener(path, "rt", errors="replace") as handle:
-            while (game := chess.pgn.read_game(handle)) is not None:
-                yield game
 
 
 def mover_score_cp(comment: str) -> int | None:
