@@ -44,10 +44,15 @@ cdef struct CorrectionHistory:
 cdef inline bint correction_on() noexcept nogil:
     return CORR_PAWN_W != 0 or CORR_NONPAWN_W != 0 or CORR_CONT_W != 0
 
+cdef inline int16_t *cont_correction_of(CorrectionHistory *c, int pc_before, Move before, int pc_last,
+                                        Move last) noexcept nogil:
+    """The continuation entry of two moves in a row (piece and move each)."""
+    return &c.cont[pc_before * 64 + move_to(before)][pc_last * 64 + move_to(last)]
+
 cdef inline int16_t *cont_correction_entry(CorrectionHistory *c, const SStack *ss) noexcept nogil:
     """The continuation entry of the two moves before this node (a null
     move counts as piece 0 on a1; the root's missing moves likewise)."""
-    return &c.cont[(ss - 2).piece * 64 + move_to((ss - 2).move)][(ss - 1).piece * 64 + move_to((ss - 1).move)]
+    return cont_correction_of(c, (ss - 2).piece, (ss - 2).move, (ss - 1).piece, (ss - 1).move)
 
 cdef inline void correction_prefetch(CorrectionHistory *c, const SStack *ss, int pc, Move m) noexcept nogil:
     """Start loading the continuation entry that the child reached by m
@@ -56,7 +61,7 @@ cdef inline void correction_prefetch(CorrectionHistory *c, const SStack *ss, int
     not (perf: the loads of the correction tables were over half of
     qsearch's own time)."""
     if CORR_CONT_W != 0:
-        prefetch_addr(&c.cont[(ss - 1).piece * 64 + move_to((ss - 1).move)][pc * 64 + move_to(m)])
+        prefetch_addr(cont_correction_of(c, (ss - 1).piece, (ss - 1).move, pc, m))
 
 cdef inline int corrected_eval(CorrectionHistory *c, const Pos *pos, const SStack *ss, int raw) noexcept nogil:
     """The static evaluation with the learned error added (the caller clamps
