@@ -101,8 +101,8 @@ cdef int SE_DEPTH = 7            #   singular extension from this depth
 cdef int SE_TT_DEPTH = 3         #   hash entry at least depth - this
 cdef int DE_MARGIN = 20          #   double extension when this far below singular beta
 cdef int DE_LIMIT = 6            #   at most this many double extensions on a path
-cdef double LMR_BASE = 0.75      # Step 16: r = base + ln(depth) ln(move) / div
-cdef double LMR_DIV = 2.25
+cdef int LMR_BASE_PCT = 75       # Step 16: r = base/100 + ln(depth) ln(move) / (div/100)
+cdef int LMR_DIV_PCT = 225       #   (tunables in hundredths; set_tunable rebuilds the table)
 cdef int LMR_HIST_DIV = 16384    #   one ply less (more) per this much history
 cdef int QS_FUT_MARGIN = 160     # quiescence: delta pruning margin
 cdef int QS_SEE_MARGIN = -50     # quiescence: prune captures with SEE below this
@@ -128,7 +128,7 @@ cdef void init_search_tables() noexcept nogil:
             if d == 0 or m == 0:
                 LMR_TABLE[d][m] = 0
             else:
-                LMR_TABLE[d][m] = <int>(LMR_BASE + log(d) * log(m) / LMR_DIV)
+                LMR_TABLE[d][m] = <int>(LMR_BASE_PCT / 100.0 + log(d) * log(m) * 100.0 / LMR_DIV_PCT)
 
 init_search_tables()
 

@@ -660,6 +660,11 @@ def _see(Position position not None, str uci, int threshold):
         raise ValueError(f"illegal move {uci}")
     return bool(see_ge(position.pos, m, threshold))
 
+def _lmr_reduction(int depth, int move_count):
+    """For tests: Step 16's table entry, the plies a late move at this depth
+    is reduced by before the move's own adjustments."""
+    return LMR_TABLE[min(max(depth, 0), 63)][min(max(move_count, 0), 63)]
+
 def _tt_roundtrip(int score, int ply, int rule50=0):
     """For tests: value_from_tt(value_to_tt(score, ply), ply, rule50)."""
     return value_from_tt(value_to_tt(score, ply), ply, rule50)
@@ -670,7 +675,7 @@ TUNABLE_NAMES = ("ASP_DELTA", "ASP_MIN_DEPTH", "RAZOR_BASE", "RAZOR_MUL", "RFP_D
                  "PROBCUT_DEPTH", "PROBCUT_MARGIN", "IIR_DEPTH", "LMP_BASE", "FUT_DEPTH", "FUT_BASE",
                  "FUT_MUL", "HIST_PRUNE_DEPTH", "HIST_PRUNE_MUL", "SEE_QUIET_MUL", "SEE_NOISY_MUL",
                  "SE_DEPTH", "SE_TT_DEPTH", "DE_MARGIN", "DE_LIMIT", "LMR_HIST_DIV", "QS_FUT_MARGIN",
-                 "QS_SEE_MARGIN", "HELPER_SKIP", "CHECK_EXT",
+                 "QS_SEE_MARGIN", "HELPER_SKIP", "CHECK_EXT", "LMR_BASE_PCT", "LMR_DIV_PCT",
                  # the search bundle of issue 65 (correction.pxi, movepick.pxi, cuckoo.pxi, search.pxi)
                  "CORR_PAWN_W", "CORR_NONPAWN_W", "CORR_CONT_W", "CORR_BONUS_DIV", "PAWN_HIST_PCT",
                  "CONT_FAR_PCT", "CAP_SEE_HIST_DIV", "CAP_FUT_DEPTH", "CAP_FUT_BASE", "CAP_FUT_MUL",
@@ -679,13 +684,13 @@ TUNABLE_NAMES = ("ASP_DELTA", "ASP_MIN_DEPTH", "RAZOR_BASE", "RAZOR_MUL", "RFP_D
                  "TM_NODE_BASE", "TM_NODE_MUL", "TM_NODE_MIN", "TM_STABLE_BASE", "TM_STABLE_STEP",
                  "TM_STABLE_MIN", "TM_CHANGE_MUL", "TM_SCORE_BACK", "TM_SCORE_ITER", "TM_SCORE_MOVE",
                  "TM_SCORE_MIN", "TM_SCORE_MAX", "TM_SCALE_MIN", "TM_SCALE_MAX", "TM_INSIDE", "TM_MIN_DEPTH")
-cdef int *TUNABLE_PTRS[61]
+cdef int *TUNABLE_PTRS[63]
 TUNABLE_PTRS[:] = [&ASP_DELTA, &ASP_MIN_DEPTH, &RAZOR_BASE, &RAZOR_MUL, &RFP_DEPTH, &RFP_MARGIN,
                    &NMP_MIN_DEPTH, &NMP_BASE_R, &NMP_DEPTH_DIV, &NMP_EVAL_DIV, &NMP_VERIFY_DEPTH,
                    &PROBCUT_DEPTH, &PROBCUT_MARGIN, &IIR_DEPTH, &LMP_BASE, &FUT_DEPTH, &FUT_BASE,
                    &FUT_MUL, &HIST_PRUNE_DEPTH, &HIST_PRUNE_MUL, &SEE_QUIET_MUL, &SEE_NOISY_MUL,
                    &SE_DEPTH, &SE_TT_DEPTH, &DE_MARGIN, &DE_LIMIT, &LMR_HIST_DIV, &QS_FUT_MARGIN,
-                   &QS_SEE_MARGIN, &HELPER_SKIP, &CHECK_EXT,
+                   &QS_SEE_MARGIN, &HELPER_SKIP, &CHECK_EXT, &LMR_BASE_PCT, &LMR_DIV_PCT,
                    &CORR_PAWN_W, &CORR_NONPAWN_W, &CORR_CONT_W, &CORR_BONUS_DIV, &PAWN_HIST_PCT,
                    &CONT_FAR_PCT, &CAP_SEE_HIST_DIV, &CAP_FUT_DEPTH, &CAP_FUT_BASE, &CAP_FUT_MUL,
                    &CAP_FUT_HIST_DIV, &CAP_LMR_DIV, &UPCOMING_REP, &RULE50_DAMP,
@@ -702,6 +707,8 @@ def set_tunable(str name, int value):
     if name not in TUNABLE_NAMES:
         raise ValueError(f"unknown tunable {name!r}")
     TUNABLE_PTRS[TUNABLE_NAMES.index(name)][0] = value
+    if name in ("LMR_BASE_PCT", "LMR_DIV_PCT"):
+        init_search_tables()        # the reduction table is built from these two
 
 def _time_scale_after(iterations, prev_search_score=None):
     """For tests: the soft limit's scale (percent) after each of these

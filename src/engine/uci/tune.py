@@ -46,6 +46,9 @@ RANGES: Dict[str, Tuple[int, int]] = {
     "QS_SEE_MARGIN": (-400, 200),
     "HELPER_SKIP": (0, 1),
     "CHECK_EXT": (0, 2),
+    # Step 16's reduction table, in hundredths: base + ln(depth) ln(move) / div
+    "LMR_BASE_PCT": (0, 300),
+    "LMR_DIV_PCT": (100, 600),
     # the search bundle of issue 65. correction.pxi: weight / 64 cp per full
     # entry (16384: 256 cp); movepick.pxi: percentages; 0 switches a piece off
     # wherever the range starts at 0 (every division by one is guarded)
