@@ -5,26 +5,14 @@ import importlib.util
 import sys
 
 import chess
-import chess.pgn
 
 from conftest import REPO
+from scored_pgn import game
 
 SPEC = importlib.util.spec_from_file_location("pgn_decided", REPO / "benchmarks" / "pgn_decided.py")
 pgn_decided = importlib.util.module_from_spec(SPEC)
 sys.modules["pgn_decided"] = pgn_decided     # its dataclass looks itself up there
 SPEC.loader.exec_module(pgn_decided)
-
-
-def game(white, black, result, moves_and_scores):
-    """A PGN game whose searched moves carry `vireo match`'s `{ score/depth time }` comments."""
-    record = chess.pgn.Game()
-    record.headers.update(White=white, Black=black, Result=result)
-    node = record
-    for san, score in moves_and_scores:
-        node = node.add_variation(node.board().parse_san(san))
-        if score is not None:
-            node.comment = f"{score}/12 0.100s"
-    return record
 
 
 # A (White) sees its edge, B agrees from ply 4; the edge reaches 150 cp at ply 5 and holds to mate.

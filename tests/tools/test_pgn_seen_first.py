@@ -2,28 +2,13 @@
 thinking it was not lost after the winner knew it was winning, on small
 games worked out by hand."""
 import importlib.util
-import sys
-
-import chess
-import chess.pgn
 
 from conftest import REPO
+from scored_pgn import game
 
-sys.path.insert(0, str(REPO / "benchmarks"))
 SPEC = importlib.util.spec_from_file_location("pgn_seen_first", REPO / "benchmarks" / "pgn_seen_first.py")
 pgn_seen_first = importlib.util.module_from_spec(SPEC)
 SPEC.loader.exec_module(pgn_seen_first)
-
-
-def game(white, black, result, moves_and_scores):
-    record = chess.pgn.Game()
-    record.headers.update(White=white, Black=black, Result=result)
-    node = record
-    for san, score in moves_and_scores:
-        node = node.add_variation(node.board().parse_san(san))
-        if score is not None:
-            node.comment = f"{score}/12 0.100s"
-    return record
 
 
 # A (White) is sure from ply 3 (at ply 1 its +1.40 is short of 150; the run lasts to the
