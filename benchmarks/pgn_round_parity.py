@@ -3,7 +3,8 @@
     python benchmarks/pgn_round_parity.py GAMES.pgn[.xz] ...
 
 `vireo match --shard K/2` plays the games of one half of a fixed schedule:
-those with an odd Round number (shard 1/2) or an even one (shard 2/2). The
+those whose pair number (PAIR in the Round tag "PAIR.GAME") is odd (shard
+1/2) or even (shard 2/2). The
 same split of another run on that schedule (same --seed and --games) gives
 the scores on the very openings one shard played, so a shard can be set
 beside the full runs at other limits (docs/results.md, "Shorter and longer
@@ -11,27 +12,18 @@ searches").
 """
 from __future__ import annotations
 
-import lzma
 import sys
 from collections import defaultdict
 
-import chess.pgn
-
-POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
-
-
-def headers(path):
-    with (lzma.open(path, "rt") if path.endswith(".xz") else open(path)) as handle:
-        while (h := chess.pgn.read_headers(handle)) is not None:
-            yield h
+from engine.tools.match.rescore import finished_games
+from engine.tools.match.results import POINTS
 
 
 def split(path):
-    """{(engine, 'odd' or 'even'): [points, games]} over the decided or drawn games."""
+    """{(engine, 'odd' or 'even'): [points, games]} over the finished games
+    (`vireo match --rescore`'s reader: .xz read through, unfinished left out)."""
     totals = defaultdict(lambda: [0.0, 0])
-    for h in headers(path):
-        if h.get("Result") not in POINTS:
-            continue
+    for _, h in finished_games([path]):
         parity = "odd" if int(h["Round"].split(".")[0]) % 2 else "even"
         white = POINTS[h["Result"]]
         for name, points in ((h["White"], white), (h["Black"], 1.0 - white)):
