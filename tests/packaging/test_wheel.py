@@ -19,7 +19,7 @@ import chess.engine
 import pytest
 from conftest import REPO, require_program
 
-BENCH_SIGNATURE = 2836329          # tests/uci/test_bench.py: the source build's
+BENCH_SIGNATURE = 2610854          # tests/uci/test_bench.py: the source build's
 SMALL_DEPTH = 5                    # a bench an emulated CPU runs in seconds
 
 

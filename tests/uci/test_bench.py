@@ -16,7 +16,7 @@ from engine.uci import bench
 from engine._core import Position, Search
 from conftest import REPO
 
-BENCH_SIGNATURE = 2836329
+BENCH_SIGNATURE = 2610854
 CLASSICAL_SIGNATURE = 3612017
 
 SRC = str(REPO / "src")
